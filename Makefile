@@ -1,0 +1,32 @@
+# CastDeck's two entry points (see README.md):
+#   make demo   install what is missing, build, and run the app with a simulated receiver
+#   make check  install what is missing, build, and run every test
+SHELL := /bin/bash
+SWIFT ?= swift
+
+.PHONY: demo check setup build test system-test bench fuzz
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	$(SWIFT) build
+
+demo: setup
+	./scripts/demo.sh
+
+# Unit and integration tests in Swift, then the system tests (foreign peers, mDNS
+# sandbox, the real window under Xvfb) that Tests/System/run-*.sh drive.
+check: setup
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+	./scripts/system-tests.sh
+
+system-test: setup
+	./scripts/system-tests.sh
+
+bench: setup
+	./Benchmarks/run.sh
+
+fuzz:
+	./scripts/fuzz.sh

@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// CastDeck: a Google Cast controller for the Linux desktop.
+// Targets and who may import whom: ../shared/docs/design.md (and README.md).
+import PackageDescription
+
+let package = Package(
+    name: "CastDeck",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "CastProtocol", targets: ["CastProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
+    ],
+    targets: [
+        // The wire: CastMessage protobuf, length framing, JSON models of every namespace. No I/O.
+        .target(
+            name: "CastProtocol",
+            dependencies: [.product(name: "SwiftProtobuf", package: "swift-protobuf")],
+            exclude: ["Proto/cast_channel.proto"]
+        ),
+        .testTarget(
+            name: "CastProtocolTests",
+            dependencies: ["CastProtocol"],
+            resources: [.copy("Fixtures")]
+        ),
+        // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
+        // Built normally it replays files given on the command line through the same code.
+        .executableTarget(
+            name: "castproto-fuzz",
+            dependencies: ["CastProtocol"],
+            path: "Fuzz/castproto-fuzz"
+        ),
+        // Benchmarks print figures and compare with a peer in the same run: see Benchmarks/README.md.
+        .executableTarget(
+            name: "castdeck-bench-protocol",
+            dependencies: ["CastProtocol"],
+            path: "Benchmarks/protocol"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

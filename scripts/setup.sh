@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs everything CastDeck needs on Debian 12, idempotently:
+#   - system packages through apt-get (only the missing ones; nothing when all are present)
+#   - the Python peers (pychromecast, zeroconf) into a project-local venv at .venv
+# Used by `make demo` and `make check`; safe to run again and again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages, grouped by what needs them.
+PKGS=(
+  # build: Swift's C interop modules and TLS
+  pkg-config libssl-dev libgtk-4-dev libadwaita-1-dev libavahi-client-dev libgdk-pixbuf-2.0-dev
+  # discovery tests: a private D-Bus + avahi-daemon inside ../shared/scripts/mdns-sandbox
+  dbus avahi-daemon avahi-utils iproute2 util-linux
+  # GUI tests: the real window under Xvfb, read through AT-SPI from Debian's python3
+  xvfb xauth at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi imagemagick
+  # GNOME packaging: meson install, schemas, translations, metainfo validation
+  meson ninja-build gettext libglib2.0-dev-bin appstream desktop-file-utils
+  # the venv for the Python peers
+  python3-venv
+  # benchmarks and tooling
+  hyperfine procps
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing Debian packages: ${missing[*]}"
+  SUDO=""; [[ $(id -u) == 0 ]] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  # Refresh the package lists only when they are missing or older than a day.
+  if [[ -z $(find /var/lib/apt/lists -maxdepth 1 -name '*_Packages' -mtime -1 2>/dev/null | head -1) ]]; then
+    $SUDO apt-get update -qq
+  fi
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Swift itself is not a Debian package; say clearly when it is missing.
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6.x from swift.org is needed)" >&2; exit 1; }
+
+# Python peers, pinned, into .venv (re-created only when its requirements change).
+PY=${PYTHON:-python3}
+req=scripts/requirements.txt
+if [[ ! -x .venv/bin/python ]] || ! cmp -s "$req" .venv/.requirements 2>/dev/null; then
+  echo "setup: preparing .venv with $(tr '\n' ' ' < "$req")"
+  rm -rf .venv
+  "$PY" -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check -r "$req"
+  cp "$req" .venv/.requirements
+fi
