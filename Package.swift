@@ -8,9 +8,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
+        .library(name: "CastClient", targets: ["CastClient"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
     ],
     targets: [
         // The wire: CastMessage protobuf, length framing, JSON models of every namespace. No I/O.
@@ -23,6 +27,17 @@ let package = Package(
             name: "CastProtocolTests",
             dependencies: ["CastProtocol"],
             resources: [.copy("Fixtures")]
+        ),
+        // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.
+        .target(
+            name: "CastClient",
+            dependencies: [
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
