@@ -185,7 +185,7 @@ public actor CastConnection {
     ///   - timeout: nil = the configured request timeout.
     public func request<M: CastJSONMessage>(
         _ label: String, to destination: String, timeout: Duration? = nil,
-        match: (@Sendable (NamespacedMessage) -> Bool)? = nil, _ make: (Int) -> M
+        match: (@Sendable (NamespacedMessage) -> Bool)? = nil, _ make: @Sendable (Int) -> M
     ) async throws(CastClientError) -> NamespacedMessage {
         if let closeReason { throw .connectionLost(closeReason) }
         let id = ids.next()

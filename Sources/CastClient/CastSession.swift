@@ -23,7 +23,7 @@ public struct SessionInfo: Sendable, Hashable, Codable {
 }
 
 /// Where a session stands. Observe it with `CastSession.stateUpdates()`.
-public enum SessionState: Sendable, Hashable, CustomStringConvertible {
+public enum SessionState: Sendable, Equatable, CustomStringConvertible {
     /// Opening the link to the device.
     case connecting
     /// Linked to the device; joined to an app session when the value is non-nil.
@@ -48,7 +48,7 @@ public enum SessionState: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Something the device sent that could not be used; the connection stays up.
-public struct CastWarning: Sendable, Hashable, CustomStringConvertible {
+public struct CastWarning: Sendable, Equatable, CustomStringConvertible {
     public var namespace: String
     public var problem: CastProtocolError
     public var description: String { problem.description }

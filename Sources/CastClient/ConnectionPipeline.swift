@@ -3,6 +3,7 @@
 import CastProtocol
 import NIOCore
 import NIOSSL
+import NIOTLS
 
 /// CastProtocol's streaming `CastFrameDecoder` as a NIO decoder: every complete frame
 /// becomes one `CastMessage`; a corrupt stream becomes an error (the connection closes).

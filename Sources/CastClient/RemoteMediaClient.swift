@@ -263,7 +263,7 @@ public actor RemoteMediaClient {
         return status.mediaSessionId
     }
 
-    private func send(_ label: String, _ make: (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
+    private func send(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
         guard let connection, let transportID else { throw .notConnected }
         let reply = try await connection.request(label, to: transportID, timeout: requestTimeout, make)
         guard case .media(let message) = reply else { throw .unexpectedReply(request: label, type: "\(reply)") }
