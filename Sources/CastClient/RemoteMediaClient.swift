@@ -150,13 +150,13 @@ public actor RemoteMediaClient {
         return try await send("SEEK") { .seek(SeekRequest(requestId: $0, mediaSessionId: id, currentTime: position, resumeState: resumeState)) }
     }
 
-    /// Seeks by `offset` seconds from the current position (negative = back), clamped at 0.
+    /// Seeks by `offset` seconds from the current position (negative = back), using the
+    /// protocol's `relativeTime` so the receiver applies it to its own clock.
     @discardableResult
     public func seek(by offset: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
         guard offset.isFinite else { throw .invalidArgument("A seek offset must be a number of seconds.") }
-        _ = try mediaSession(for: "SEEK", needs: .seek)
-        let here = approximateStreamPosition() ?? 0
-        return try await seek(to: max(here + offset, 0), resumeState: resumeState)
+        let id = try mediaSession(for: "SEEK", needs: .seek)
+        return try await send("SEEK") { .seek(SeekRequest(requestId: $0, mediaSessionId: id, relativeTime: offset, resumeState: resumeState)) }
     }
 
     /// Sets the playback rate (1 = normal; the Default Media Receiver allows 0.5 ... 2).
