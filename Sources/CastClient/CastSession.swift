@@ -30,7 +30,8 @@ public enum SessionState: Sendable, Equatable, CustomStringConvertible {
     case connected(SessionInfo?)
     /// The link dropped (or the process restarted) and the session is being rejoined.
     case resuming
-    /// Not linked; the reason is nil before the first connection.
+    /// Not joined to a session; the reason is nil before the first connection. After
+    /// `.sessionEnded` the link to the device stays open (receiver status keeps coming).
     case disconnected(DisconnectReason?)
 
     public var description: String {
@@ -381,18 +382,17 @@ public actor CastSession {
         }
     }
 
+    /// The app session ended on the device (stopped by anyone, or replaced). The link to the
+    /// device stays open, so receiver status keeps flowing and `start()`/`join()` can follow.
     private func sessionEnded() async {
+        guard app != nil else { return }
         logger.debug("app session ended")
         try? configuration.sessionStore?.forget(deviceID: deviceID)
-        generation += 1
-        let c = connection
-        connection = nil
         app = nil
         wantedApp = nil
         await media.detach(clearStatus: true)
         for ch in channels.values { await ch.disconnect() }
         setState(.disconnected(.sessionEnded))
-        if let c { await c.close() }
     }
 
     private func linkClosed(_ reason: DisconnectReason, generation gen: Int) async {

@@ -157,7 +157,8 @@ struct RemoteMediaClientTests {
         }
         try await session.media.queueLoad(items, startIndex: 0)
         var remote = try #require(try await sim.media())
-        let ids = try #require(remote.items?.compactMap(\.itemId))
+        let itemIDs = remote.items?.compactMap { $0.itemId }
+        let ids = try #require(itemIDs)
         #expect(ids.count == 3)
         #expect(remote.currentItemId == ids[0])
 

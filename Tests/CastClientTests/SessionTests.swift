@@ -113,7 +113,11 @@ struct SessionTests {
         let metadata = Collector<MediaInformation?>()
         let t1 = statuses.start(watcher.media.statusUpdates())
         let t2 = metadata.start(watcher.media.metadataUpdates())
-        try await eventually("initial values") { await statuses.values.count >= 1 && metadata.values.count >= 1 }
+        try await eventually("initial values") {
+            let a = await statuses.values.count
+            let b = await metadata.values.count
+            return a >= 1 && b >= 1
+        }
         await statuses.clear()
         await metadata.clear()
 
