@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-300}; shift || true
 swift build -c release --product castproto-fuzz --scratch-path .build-fuzz \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING
-bin=$(swift build -c release --product castproto-fuzz --scratch-path .build-fuzz --show-bin-path)/castproto-fuzz
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING -Xswiftc -use-ld=lld
+bin=$(swift build -c release --scratch-path .build-fuzz --show-bin-path)/castproto-fuzz
 mkdir -p fuzz-corpus artifacts
 if [[ -z $(ls -A fuzz-corpus) ]]; then
   python3 - <<'PY'

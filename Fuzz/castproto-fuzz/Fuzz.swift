@@ -55,7 +55,7 @@ struct FuzzMain {
     static func main() {
         #if FUZZING
         var argc = CommandLine.argc
-        var argv = CommandLine.unsafeArgv
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
         exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
             check(Array(UnsafeBufferPointer(start: data, count: size)))
             return 0
