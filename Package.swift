@@ -86,16 +86,18 @@ let package = Package(
         ),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(
             name: "castproto-fuzz",
-            dependencies: ["CastProtocol"],
+            dependencies: ["CastProtocol", "CLibFuzzer"],
             path: "Fuzz/castproto-fuzz"
         ),
         // Benchmarks print figures and compare with a peer in the same run: see Benchmarks/README.md.
         .executableTarget(
             name: "castdeck-bench-protocol",
             dependencies: ["CastProtocol"],
-            path: "Benchmarks/protocol"
+            path: "Benchmarks/protocol",
+            exclude: ["pychromecast_decode.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Runs every benchmark (release builds) and prints their figures. Each compares with a
+# peer in the same run; read ratios and medians, not single numbers (the machines are noisy).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+swift build -c release --product castdeck-bench-protocol
+echo "== protocol: decode the realistic MEDIA_STATUS frame"
+"$(swift build -c release --show-bin-path)/castdeck-bench-protocol"
