@@ -92,6 +92,12 @@ let package = Package(
             dependencies: ["CastProtocol", "CLibFuzzer"],
             path: "Fuzz/castproto-fuzz"
         ),
+        // SET_PLAYBACK_RATE latency through CastClient; driven by Benchmarks/client/run.sh.
+        .executableTarget(
+            name: "castdeck-bench-client",
+            dependencies: ["CastClient", "CastProtocol"],
+            path: "Benchmarks/client/rate-latency"
+        ),
         // Benchmarks print figures and compare with a peer in the same run: see Benchmarks/README.md.
         .executableTarget(
             name: "castdeck-bench-protocol",

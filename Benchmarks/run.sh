@@ -6,3 +6,5 @@ cd "$(dirname "$0")/.."
 swift build -c release --product castdeck-bench-protocol
 echo "== protocol: decode the realistic MEDIA_STATUS frame"
 "$(swift build -c release --show-bin-path)/castdeck-bench-protocol"
+echo "== client: castctl status and SET_PLAYBACK_RATE latency vs pychromecast"
+./Benchmarks/client/run.sh
