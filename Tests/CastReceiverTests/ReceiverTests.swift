@@ -401,4 +401,38 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         now = try await status(s, t, requestId: 9, .queueNext(MediaSessionRequest(requestId: 9, mediaSessionId: id)))
         XCTAssertEqual(now.media?.contentId, "https://example.com/1.mp3", "REPEAT_ALL wraps")
     }
+
+    // MARK: - Real time
+
+    func testRealClockPlaysToTheEnd() async throws {
+        try await startServer {
+            $0.clock = SystemClock()
+            $0.tickInterval = .milliseconds(20)
+        }
+        let s = try await sender()
+        let t = try await launch(s)
+        var short = Self.movie
+        short.duration = 0.3
+        let st = try await load(s, on: t, media: short, requestId: 2)
+        XCTAssertEqual(st.playerState, .playing)
+        let done = try await s.firstStatus(requestId: 0)
+        XCTAssertEqual(done.playerState, .idle)
+        XCTAssertEqual(done.idleReason, .finished)
+        XCTAssertEqual(done.currentTime, 0.3)
+        do {
+            try await server.advanceClock(by: 1)
+            XCTFail("advancing a real clock must be refused")
+        } catch let error as CastReceiverError {
+            XCTAssertEqual(error, .clockNotManual)
+        }
+    }
+
+    func testAppSpecParsing() throws {
+        let app = try ReceiverApp.parse("abcd1234=urn:x-cast:com.example.a,urn:x-cast:com.example.b")
+        XCTAssertEqual(app.appId, "ABCD1234")
+        XCTAssertEqual(app.namespaces, ["urn:x-cast:com.example.a", "urn:x-cast:com.example.b"])
+        for bad in ["ABCD1234", "XYZ=urn:x-cast:a", "ABCD1234=", "ABCD1234=com.example.a", "ABCD1234=urn:x-cast:"] {
+            XCTAssertThrowsError(try ReceiverApp.parse(bad), bad)
+        }
+    }
 }
