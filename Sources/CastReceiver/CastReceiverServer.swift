@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import CastProtocol
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -59,6 +60,8 @@ public final class CastReceiverServer: Sendable {
         let channel: any Channel
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch let error as IOError {
+            throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)).lowercased())
         } catch {
             throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
