@@ -20,7 +20,7 @@ trap cleanup EXIT
 export XDG_STATE_HOME="$work/state"
 "$BIN/castctl" receiver --port 0 >"$work/out" 2>"$work/log" &
 rpid=$!
-for _ in $(seq 100); do grep -q "^listening on " "$work/out" && break; sleep 0.05; done
+for _ in $(seq 100); do grep -qs "^listening on " "$work/out" && break; sleep 0.05; done
 DEVICE=$(sed -n 's/^listening on //p' "$work/out")
 [[ -n $DEVICE ]] || { echo "the receiver did not start"; cat "$work/log"; exit 1; }
 "$BIN/castctl" cast https://example.com/bench.mp4 --title Bench --device "$DEVICE" >/dev/null

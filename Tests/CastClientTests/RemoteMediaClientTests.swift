@@ -182,6 +182,25 @@ struct RemoteMediaClientTests {
         await sim.stop()
     }
 
+    @Test func refusedCommandsAreTypedErrors() async throws {
+        try await withLoaded { sim, session in
+            // No ad break plays: the receiver answers INVALID_PLAYER_STATE.
+            await #expect(throws: CastClientError.invalidPlayerState(command: "SKIP_AD")) { try await session.media.skipAd() }
+            // An unknown track: INVALID_REQUEST with a reason.
+            do {
+                try await session.media.setActiveTrackIDs([42])
+                Issue.record("expected a refusal")
+            } catch {
+                guard case .invalidRequest(let command, _) = error else { Issue.record("got \(error)"); return }
+                #expect(command == "EDIT_TRACKS_INFO")
+                #expect(error.description.contains("refused EDIT_TRACKS_INFO"))
+            }
+            // The link is still fine.
+            try await session.media.pause()
+            #expect(try await sim.media()?.playerState == .paused)
+        }
+    }
+
     @Test func unsupportedCommandFailsFastWithoutAsking() async throws {
         try await withLoaded { sim, session in
             var limited = try #require(session.media.status)
