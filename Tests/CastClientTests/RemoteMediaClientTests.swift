@@ -190,7 +190,7 @@ struct RemoteMediaClientTests {
             do {
                 try await session.media.setActiveTrackIDs([42])
                 Issue.record("expected a refusal")
-            } catch {
+            } catch let error as CastClientError {
                 guard case .invalidRequest(let command, _) = error else { Issue.record("got \(error)"); return }
                 #expect(command == "EDIT_TRACKS_INFO")
                 #expect(error.description.contains("refused EDIT_TRACKS_INFO"))
