@@ -136,6 +136,9 @@ for _ in 0..<99 {
     let s = try await BenchSender(port: port, group: group, context: context)
     try await s.send(ConnectionMessage.connect(ConnectRequest()), to: CastEndpoint.receiver)
     try await s.send(ConnectionMessage.connect(ConnectRequest()), to: transport)
+    // A round trip, so this sender's CONNECT is in before the first measured change.
+    try await s.send(MediaMessage.getStatus(MediaSessionRequest(requestId: 1, mediaSessionId: nil)), to: transport)
+    _ = try await s.await { isMediaStatus($0, requestId: 1) }
     others.append(s)
 }
 var paused = false
