@@ -105,6 +105,17 @@ let package = Package(
             path: "Benchmarks/protocol",
             exclude: ["pychromecast_decode.py"]
         ),
+        .executableTarget(
+            name: "castdeck-bench-receiver",
+            dependencies: [
+                "CastReceiver",
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Benchmarks/receiver"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,5 +6,7 @@ cd "$(dirname "$0")/.."
 swift build -c release --product castdeck-bench-protocol
 echo "== protocol: decode the realistic MEDIA_STATUS frame"
 "$(swift build -c release --show-bin-path)/castdeck-bench-protocol"
+swift build -c release --product castdeck-bench-receiver >/dev/null
+"$(swift build -c release --show-bin-path)/castdeck-bench-receiver"
 echo "== client: castctl status and SET_PLAYBACK_RATE latency vs pychromecast"
 ./Benchmarks/client/run.sh

@@ -256,6 +256,9 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         let b = try await sender("sender-b")
         let t = try await launch(a)
         try await b.connect(to: t)
+        // Two sockets have no common order: let b's CONNECT land before a's LOAD.
+        try await b.send(MediaMessage.getStatus(MediaSessionRequest(requestId: 1, mediaSessionId: nil)), to: t)
+        _ = try await b.mediaStatus(requestId: 1)
         let loaded = try await load(a, on: t, requestId: 2)
         let bSawLoad = try await b.mediaStatus(requestId: 0)
         XCTAssertEqual(bSawLoad.status.first?.mediaSessionId, loaded.mediaSessionId)
