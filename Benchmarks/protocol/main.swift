@@ -44,13 +44,24 @@ func decodeOnce() -> Int {
     return s.status.count
 }
 
-@MainActor func swiftRate() -> Double {
+/// The same work as json.loads: frame → CastMessage → an untyped JSON tree.
+@inline(never)
+func parseTreeOnce() -> Int {
+    var decoder = CastFrameDecoder()
+    decoder.append(frame)
+    guard let message = try? decoder.nextMessage(), let text = message.utf8,
+        let tree = try? JSONValue(parsing: text.utf8), let status = tree["status"]?.arrayValue
+    else { fatalError("benchmark frame did not parse") }
+    return status.count
+}
+
+@MainActor func swiftRate(_ body: () -> Int) -> Double {
     let clock = ContinuousClock()
     var n = 0
     let start = clock.now
     let deadline = start.advanced(by: .milliseconds(Int(seconds * 1000)))
     while clock.now < deadline {
-        for _ in 0..<100 { n += decodeOnce() }
+        for _ in 0..<100 { n += body() }
     }
     let elapsed = clock.now - start
     return Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
@@ -75,20 +86,33 @@ func median(_ xs: [Double]) -> Double {
 }
 
 _ = decodeOnce()
+// For profilers (callgrind counts instructions): decode N times and stop.
+if let n = ProcessInfo.processInfo.environment["CASTDECK_BENCH_ITERATIONS"].flatMap(Int.init) {
+    var total = 0
+    for _ in 0..<n { total += decodeOnce() }
+    print("decoded \(total) statuses")
+    exit(0)
+}
 print("MEDIA_STATUS frame: \(frame.count) bytes (3 tracks, 2 breaks, 4 clips, 5 images, text style)")
 var swiftRates: [Double] = []
+var treeRates: [Double] = []
 var pyRates: [Double] = []
 for round in 1...rounds {
-    // Alternate the two so machine noise hits both alike.
-    let s = swiftRate()
+    // Interleave the runs so machine noise hits all of them alike.
+    let s = swiftRate(decodeOnce)
     swiftRates.append(s)
+    let t = swiftRate(parseTreeOnce)
+    treeRates.append(t)
     guard let py = pythonRate() else {
         print("pychromecast peer could not run (\(python)); run ./scripts/setup.sh first")
         exit(1)
     }
     pyRates.append(py)
-    print(String(format: "round %d: CastDeck %.0f msg/s, pychromecast %.0f msg/s, ratio %.2f", round, s, py, s / py))
+    print(String(format: "round %d: CastDeck typed %.0f msg/s, CastDeck tree %.0f msg/s, pychromecast %.0f msg/s", round, s, t, py))
 }
-let ms = median(swiftRates), mp = median(pyRates)
-print(String(format: "median: CastDeck %.0f msg/s, pychromecast (cast_channel_pb2 + json.loads) %.0f msg/s", ms, mp))
-print(String(format: "ratio CastDeck / pychromecast: %.2f", ms / mp))
+let ms = median(swiftRates), mt = median(treeRates), mp = median(pyRates)
+print(String(format: "median CastDeck, typed models (MediaStatus, tracks, breaks, style): %.0f msg/s", ms))
+print(String(format: "median CastDeck, untyped JSON tree (the work json.loads does):    %.0f msg/s", mt))
+print(String(format: "median pychromecast, cast_channel_pb2 + json.loads (dicts):        %.0f msg/s", mp))
+print(String(format: "ratio typed / pychromecast: %.2f   ratio tree / pychromecast: %.2f", ms / mp, mt / mp))
+

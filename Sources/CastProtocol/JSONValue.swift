@@ -70,8 +70,28 @@ public enum JSONValue: Sendable, Hashable {
     }
 }
 
+extension JSONValue {
+    /// Parses JSON text (RFC 8259, strict).
+    public init(parsing bytes: some Collection<UInt8>) throws(CastProtocolError) {
+        let result: Result<JSONValue, JSONParser.Failure> =
+            bytes.withContiguousStorageIfAvailable { buffer in
+                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
+            } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+                Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
+            }
+        switch result {
+        case .success(let v): self = v
+        case .failure(let f): throw .invalidJSON(namespace: "JSON", reason: "the payload is not valid JSON (\(f))")
+        }
+    }
+}
+
 extension JSONValue: Codable {
     public init(from decoder: any Decoder) throws {
+        if let tree = decoder as? JSONTreeDecoder {
+            self = tree.value
+            return
+        }
         let c = try decoder.singleValueContainer()
         if c.decodeNil() {
             self = .null

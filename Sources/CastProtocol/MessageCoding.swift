@@ -10,12 +10,24 @@ public protocol CastJSONMessage: Codable, Hashable, Sendable {
 public enum CastJSON {
     /// Decodes a payload of `namespace` into `T`, or explains what is wrong with it.
     public static func decode<T: Decodable>(_ type: T.Type, from text: String, namespace: String) throws(CastProtocolError) -> T {
-        try decode(type, from: Data(text.utf8), namespace: namespace)
+        try decode(type, fromUTF8: text.utf8, namespace: namespace)
     }
 
     public static func decode<T: Decodable>(_ type: T.Type, from data: Data, namespace: String) throws(CastProtocolError) -> T {
+        try decode(type, fromUTF8: Array(data), namespace: namespace)
+    }
+
+    /// Parses the bytes with CastProtocol's own strict parser, then maps the tree onto `T`.
+    public static func decode<T: Decodable>(_ type: T.Type, fromUTF8 bytes: some Collection<UInt8>, namespace: String) throws(CastProtocolError) -> T {
+        let tree: JSONValue
         do {
-            return try JSONDecoder().decode(T.self, from: data)
+            tree = try JSONValue(parsing: bytes)
+        } catch {
+            if case .invalidJSON(_, let reason) = error { throw .invalidJSON(namespace: namespace, reason: reason) }
+            throw error
+        }
+        do {
+            return try unbox(tree, as: T.self, path: [])
         } catch let error as DecodingError {
             throw .invalidJSON(namespace: namespace, reason: describe(error))
         } catch let error as CastProtocolError {

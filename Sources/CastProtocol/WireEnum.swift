@@ -26,6 +26,10 @@ extension OpenStringEnum {
     public var description: String { rawValue }
 
     public init(from decoder: any Decoder) throws {
+        if let tree = decoder as? JSONTreeDecoder, case .string(let s) = tree.value {
+            self.init(rawValue: s)
+            return
+        }
         self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import CastProtocol
+
+@Suite struct JSONParsing {
+    func parse(_ text: String) throws(CastProtocolError) -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
+
+    @Test func scalarsAndContainers() throws {
+        #expect(try parse(#" { "a" : [1, -2, 3.5, -0.25e2, 1E3, true, false, null, "s"], "b": {} } "#)
+            == ["a": [1, -2, 3.5, -25.0, 1000.0, true, false, nil, "s"], "b": [:]])
+        #expect(try parse("[]") == [])
+        #expect(try parse("0") == 0)
+        #expect(try parse("-0") == .int(0))
+    }
+
+    @Test func integersBeyondInt64BecomeDoubles() throws {
+        #expect(try parse("9223372036854775807") == .int(Int64.max))
+        #expect(try parse("9223372036854775808") == .double(9_223_372_036_854_775_808))
+        #expect(try parse("123456789012345678901234567890") == .double(1.2345678901234568e29))
+    }
+
+    @Test func escapes() throws {
+        #expect(try parse(#""a\"b\\c\/d\b\f\n\r\t""#) == .string("a\"b\\c/d\u{8}\u{C}\n\r\t"))
+        #expect(try parse(#""\u00e9\u4E2D\uD83D\uDE00""#) == .string("é中😀"))
+        // Lone surrogates are replaced, not fatal.
+        #expect(try parse(#""\uD83D x""#) == .string("\u{FFFD} x"))
+        #expect(try parse(#""\uDE00""#) == .string("\u{FFFD}"))
+        #expect(try parse("\"فارسی 中文\"") == .string("فارسی 中文"))
+    }
+
+    @Test(arguments: [
+        "", " ", "{", "[1,", "[1 2]", "{\"a\" 1}", "{\"a\":1,}", "[1,]", "tru", "nul", "01", "1.", "-", "1e", ".5",
+        "\"abc", "\"\\x\"", "\"\\u12G4\"", "\"a\u{01}b\"", "{1:2}", "[1]]", "NaN", "Infinity", "1e999", "'a'",
+    ])
+    func rejectsInvalidJSON(text: String) {
+        #expect(throws: CastProtocolError.self) { try parse(text) }
+    }
+
+    @Test func deepNestingIsAnErrorNotACrash() throws {
+        let ok = String(repeating: "[", count: 200) + String(repeating: "]", count: 200)
+        _ = try parse(ok)
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        do {
+            _ = try parse(deep)
+            Issue.record("accepted 100,000 levels")
+        } catch {
+            #expect(error.description.contains("nesting deeper than 256 levels"))
+        }
+    }
+
+    @Test func duplicateKeysKeepTheLast() throws {
+        #expect(try parse(#"{"a":1,"a":2}"#) == ["a": 2])
+    }
+
+    @Test func agreesWithFoundationOnTheFixtures() throws {
+        for name in Fixtures.all() {
+            let text = try Fixtures.text(name)
+            let ours = try parse(text)
+            let theirs = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            #expect(ours.semanticallyEquals(theirs), "\(name)")
+        }
+    }
+}
