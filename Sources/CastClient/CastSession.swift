@@ -374,7 +374,7 @@ public actor CastSession {
         case .success(.connection(.close)):
             if let app, raw.sourceID == app.transportId { await sessionEnded() }
         case .success(.media(let m)):
-            if let app, raw.sourceID == app.transportId { await media.handle(m) }
+            if let app, raw.sourceID == app.transportId { media.handle(m) }
         case .success(.custom(let ns, let payload)):
             if let app, raw.sourceID == app.transportId { await channels[ns]?.deliver(payload) }
         default:

@@ -73,13 +73,14 @@ public actor RemoteMediaClient {
         if clearStatus { apply(nil) }
     }
 
-    /// A message from the app on the media namespace.
-    func handle(_ message: MediaMessage) {
+    /// A message from the app on the media namespace. Nonisolated (the state it touches is
+    /// behind a Mutex) so that the connection's read loop need not hop onto this actor.
+    nonisolated func handle(_ message: MediaMessage) {
         guard case .mediaStatus(let m) = message else { return }
         apply(m.status.first)
     }
 
-    private func apply(_ incoming: MediaStatus?) {
+    private nonisolated func apply(_ incoming: MediaStatus?) {
         let (old, new) = snapshot.withLock { s -> (MediaStatus?, MediaStatus?) in
             let old = s.status
             let merged = incoming?.merging(previous: old)

@@ -205,7 +205,7 @@ struct RemoteMediaClientTests {
         try await withLoaded { sim, session in
             var limited = try #require(session.media.status)
             limited.supportedMediaCommands = [.pause]
-            await session.media.handle(.mediaStatus(MediaStatusMessage(requestId: 0, status: [limited])))
+            session.media.handle(.mediaStatus(MediaStatusMessage(requestId: 0, status: [limited])))
             await #expect(throws: CastClientError.commandNotSupported(command: "SET_PLAYBACK_RATE")) {
                 try await session.media.setPlaybackRate(2)
             }
