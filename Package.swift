@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
+        .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
@@ -36,6 +37,21 @@ let package = Package(
             name: "castdeck-bench-protocol",
             dependencies: ["CastProtocol"],
             path: "Benchmarks/protocol"
+        ),
+        // Discovery (issue 5): avahi-client through a system-library module, the browser,
+        // the device registry and devices added by address, and the service publisher.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        .target(
+            name: "CastDiscovery",
+            dependencies: ["CAvahi"]
+        ),
+        .testTarget(
+            name: "CastDiscoveryTests",
+            dependencies: ["CastDiscovery"]
         ),
     ],
     swiftLanguageModes: [.v6]
