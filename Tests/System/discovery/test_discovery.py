@@ -1,0 +1,136 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
+"""castctl discover and castctl receiver --announce against avahi-daemon, avahi-publish,
+python-zeroconf and pychromecast, all inside mdns-sandbox."""
+
+import socket
+import subprocess
+import threading
+import time
+import uuid
+
+import pychromecast
+import zeroconf
+from conftest import HOST, PEER, castctl, connect_and_status, discover, free_port
+
+
+def find(devices, device_uuid):
+    want = device_uuid.hex
+    return next((d for d in devices or [] if d["id"] == want), None)
+
+
+def test_announced_receiver_is_found_by_castctl_discover(receivers, config_home):
+    # Port 8009 with model Chromecast: pychromecast knows the model, so it needs no eureka_info.
+    sim = receivers(name="Living Room Sim", port=8009)
+    devices, err, code = discover("--count", "1")
+    assert code == 0, err
+    d = find(devices, sim.uuid)
+    assert d, f"not found: {devices}"
+    assert d["name"] == "Living Room Sim"
+    assert d["model"] == "Chromecast"
+    assert (d["host"], d["port"]) == (HOST, 8009)
+    assert d["isGroup"] is False and d["source"] == "discovered"
+    txt = d["txt"]
+    assert txt["id"] == sim.uuid.hex and txt["ve"] == "05" and txt["fn"] == "Living Room Sim"
+    assert len(txt["cd"]) == 32 and len(txt["bs"]) == 12 and txt["st"] == "0" and txt["ic"] == "/setup/icon.png"
+    for key in ("rm", "nf", "rs", "ca"):
+        assert key in txt
+    # The table form lists the same device with address:port.
+    table = subprocess.run([castctl(), "discover", "--timeout", "10", "--count", "1"],
+                           capture_output=True, text=True, timeout=30).stdout
+    assert table.splitlines()[0].split() == ["NAME", "ID", "MODEL", "ADDRESS", "STATUS"]
+    assert any("Living Room Sim" in line and f"{HOST}:8009" in line and sim.uuid.hex in line for line in table.splitlines())
+
+
+def test_announced_receiver_is_found_and_used_by_pychromecast(receivers):
+    sim = receivers(name="Pychromecast Sim", port=8009)
+    zc = zeroconf.Zeroconf(interfaces=[PEER])  # the foreign stack, on the other end of the veth pair
+    try:
+        casts, browser = pychromecast.get_listed_chromecasts(
+            friendly_names=["Pychromecast Sim"], discovery_timeout=15, zeroconf_instance=zc)
+        try:
+            assert len(casts) == 1, f"pychromecast found {browser.devices}"
+            cast = casts[0]
+            assert cast.uuid == sim.uuid
+            assert (cast.cast_info.host, cast.cast_info.port) == (HOST, 8009)
+            cast.wait(timeout=15)  # TLS connect + receiver GET_STATUS to the simulator
+            assert cast.status is not None
+            cast.disconnect(timeout=5)
+        finally:
+            browser.stop_discovery()
+    finally:
+        zc.close()
+
+
+def test_withdrawn_on_exit(receivers):
+    sim = receivers(name="Short Lived", port=free_port())
+    devices, err, _ = discover("--count", "1")
+    assert find(devices, sim.uuid), err
+    assert sim.stop() == 0
+    devices, err, _ = discover("--timeout", "3")
+    assert not find(devices, sim.uuid), "the service was not withdrawn when the receiver stopped"
+
+
+def test_zeroconf_published_service_is_found_by_castctl(config_home):
+    device_uuid = uuid.uuid4()
+    info = zeroconf.ServiceInfo(
+        "_googlecast._tcp.local.", f"Chromecast-{device_uuid.hex}._googlecast._tcp.local.",
+        addresses=[socket.inet_aton(PEER)], port=8009, server=f"{device_uuid}.local.",
+        properties={"id": device_uuid.hex, "cd": "0" * 32, "rm": "", "ve": "05", "md": "Google Nest Hub",
+                    "ic": "/setup/icon.png", "fn": "Zeroconf Hub", "ca": "463365", "st": "1",
+                    "bs": "FA8FCA7B4DCD", "nf": "1", "rs": "Now playing: Elephants Dream"})
+    zc = zeroconf.Zeroconf(interfaces=[PEER])
+    try:
+        zc.register_service(info)
+        devices, err, code = discover("--count", "1")
+        assert code == 0, err
+        d = find(devices, device_uuid)
+        assert d, f"not found: {devices} {err}"
+        assert d["name"] == "Zeroconf Hub" and d["model"] == "Google Nest Hub"
+        assert (d["host"], d["port"]) == (PEER, 8009)
+        assert d["statusText"] == "Now playing: Elephants Dream" and d["isBusy"] is True
+        assert d["capabilities"] == 463365
+        # A TXT change made by the foreign stack shows up too.
+        info.properties[b"rs"] = b"Now playing: Tears of Steel"
+        new = zeroconf.ServiceInfo(info.type, info.name, addresses=info.addresses, port=8009, server=info.server,
+                                   properties={k.decode(): (v.decode() if v is not None else "") for k, v in info.properties.items()})
+        zc.update_service(new)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            devices, _, _ = discover("--count", "1", timeout=3)
+            d = find(devices, device_uuid)
+            if d and d["statusText"] == "Now playing: Tears of Steel":
+                break
+        assert d and d["statusText"] == "Now playing: Tears of Steel"
+    finally:
+        zc.unregister_all_services()
+        zc.close()
+
+
+def test_group_on_another_port_is_flagged_and_connected_on_that_port(receivers):
+    port = free_port()
+    group = receivers("--model", "Google Cast Group", name="Downstairs", port=port)
+    devices, err, code = discover("--count", "1")
+    assert code == 0, err
+    d = find(devices, group.uuid)
+    assert d, f"not found: {devices}"
+    assert d["isGroup"] is True and d["model"] == "Google Cast Group" and d["port"] == port
+    # Connect exactly as to a device, on the group's own port (TLS + CONNECT + GET_STATUS).
+    status = connect_and_status(d["host"], d["port"], group.uuid, d["name"], d["model"])
+    assert status is not None
+
+
+def test_name_collision_gets_number_two(receivers):
+    import conftest
+    first = receivers(name="Twin", port=free_port())
+    # Same --uuid means the same "Chromecast-<id>" instance name: the second one is renamed.
+    args = [castctl(), "receiver", "--host", HOST, "--port", str(free_port()), "--name", "Twin 2",
+            "--uuid", str(first.uuid), "--announce"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    second = conftest.Receiver(proc, HOST, 0, first.uuid, "Twin 2")
+    try:
+        assert proc.stdout.readline().startswith("listening on ")
+    finally:
+        assert second.stop() == 0
+    err = proc.stderr.read()
+    assert f'announced as "Chromecast-{first.uuid.hex} #2"' in err, err
