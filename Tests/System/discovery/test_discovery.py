@@ -3,11 +3,14 @@
 """castctl discover and castctl receiver --announce against avahi-daemon, avahi-publish,
 python-zeroconf and pychromecast, all inside mdns-sandbox."""
 
-import socket
+import json
+import os
 import subprocess
-import threading
+import sys
 import time
 import uuid
+
+import pytest
 
 import pychromecast
 import zeroconf
@@ -71,17 +74,35 @@ def test_withdrawn_on_exit(receivers):
     assert not find(devices, sim.uuid), "the service was not withdrawn when the receiver stopped"
 
 
-def test_zeroconf_published_service_is_found_by_castctl(config_home):
-    device_uuid = uuid.uuid4()
-    info = zeroconf.ServiceInfo(
-        "_googlecast._tcp.local.", f"Chromecast-{device_uuid.hex}._googlecast._tcp.local.",
-        addresses=[socket.inet_aton(PEER)], port=8009, server=f"{device_uuid}.local.",
-        properties={"id": device_uuid.hex, "cd": "0" * 32, "rm": "", "ve": "05", "md": "Google Nest Hub",
-                    "ic": "/setup/icon.png", "fn": "Zeroconf Hub", "ca": "463365", "st": "1",
-                    "bs": "FA8FCA7B4DCD", "nf": "1", "rs": "Now playing: Elephants Dream"})
-    zc = zeroconf.Zeroconf(interfaces=[PEER])
+@pytest.fixture
+def peer_namespace():
+    """Moves veth1 (MDNS_SANDBOX_PEER) into a network namespace of its own for the test, so
+    that a foreign mDNS stack there is another host to avahi-daemon (avahi ignores responses
+    sent from its own host's addresses), and moves it back afterwards."""
+    holder = subprocess.Popen(["unshare", "--net", "sleep", "300"])
+    ns = f"/proc/{holder.pid}/ns/net"
     try:
-        zc.register_service(info)
+        for _ in range(50):
+            if os.path.exists(ns) and os.readlink(ns) != os.readlink("/proc/self/ns/net"):
+                break
+            time.sleep(0.05)
+        sh = lambda cmd: subprocess.run(cmd, shell=True, check=True, timeout=20)
+        sh(f"ip link set veth1 netns {holder.pid}")
+        sh(f"nsenter --net={ns} sh -c 'ip link set lo up && ip addr add {PEER}/24 dev veth1 && ip link set veth1 up'")
+        yield ["nsenter", f"--net={ns}"]
+    finally:
+        subprocess.run(f"nsenter --net={ns} ip link set veth1 netns {os.getpid()}", shell=True, timeout=20)
+        subprocess.run(f"ip addr add {PEER}/24 dev veth1; ip link set veth1 up", shell=True, timeout=20)
+        holder.kill()
+        holder.wait()
+
+
+def test_zeroconf_published_service_is_found_by_castctl(peer_namespace, config_home):
+    device_uuid = uuid.uuid4()
+    peer = subprocess.Popen([*peer_namespace, sys.executable, os.path.join(os.path.dirname(__file__), "zc_peer.py"),
+                             PEER, device_uuid.hex], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert peer.stdout.readline().strip() == "registered"
         devices, err, code = discover("--count", "1")
         assert code == 0, err
         d = find(devices, device_uuid)
@@ -89,22 +110,24 @@ def test_zeroconf_published_service_is_found_by_castctl(config_home):
         assert d["name"] == "Zeroconf Hub" and d["model"] == "Google Nest Hub"
         assert (d["host"], d["port"]) == (PEER, 8009)
         assert d["statusText"] == "Now playing: Elephants Dream" and d["isBusy"] is True
-        assert d["capabilities"] == 463365
-        # A TXT change made by the foreign stack shows up too.
-        info.properties[b"rs"] = b"Now playing: Tears of Steel"
-        new = zeroconf.ServiceInfo(info.type, info.name, addresses=info.addresses, port=8009, server=info.server,
-                                   properties={k.decode(): (v.decode() if v is not None else "") for k, v in info.properties.items()})
-        zc.update_service(new)
-        deadline = time.monotonic() + 15
-        while time.monotonic() < deadline:
-            devices, _, _ = discover("--count", "1", timeout=3)
-            d = find(devices, device_uuid)
-            if d and d["statusText"] == "Now playing: Tears of Steel":
-                break
+        assert d["capabilities"] == 463365 and d["isGroup"] is False
+        # A TXT change made by the foreign stack reaches a running browser as an update.
+        watcher = subprocess.Popen([castctl(), "discover", "--json", "--timeout", "8"], stdout=subprocess.PIPE, text=True)
+        time.sleep(2)
+        peer.stdin.write("rs Now playing: Tears of Steel\n")
+        peer.stdin.flush()
+        assert peer.stdout.readline().strip() == "updated"
+        out, _ = watcher.communicate(timeout=30)
+        d = find(json.loads(out), device_uuid)
         assert d and d["statusText"] == "Now playing: Tears of Steel"
     finally:
-        zc.unregister_all_services()
-        zc.close()
+        if peer.poll() is None:
+            peer.stdin.write("quit\n")
+            peer.stdin.flush()
+            try:
+                peer.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                peer.kill()
 
 
 def test_group_on_another_port_is_flagged_and_connected_on_that_port(receivers):
@@ -130,6 +153,8 @@ def test_name_collision_gets_number_two(receivers):
     second = conftest.Receiver(proc, HOST, 0, first.uuid, "Twin 2")
     try:
         assert proc.stdout.readline().startswith("listening on ")
+        # castctl receiver installs its SIGTERM handler just after that line: let it get there.
+        time.sleep(1)
     finally:
         assert second.stop() == 0
     err = proc.stderr.read()
