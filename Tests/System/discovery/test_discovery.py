@@ -12,14 +12,35 @@ import uuid
 
 import pytest
 
-import pychromecast
-import zeroconf
 from conftest import HOST, PEER, castctl, connect_and_status, discover, free_port
 
 
 def find(devices, device_uuid):
     want = device_uuid.hex
     return next((d for d in devices or [] if d["id"] == want), None)
+
+
+@pytest.fixture
+def peer_namespace():
+    """Moves veth1 (MDNS_SANDBOX_PEER) into a network namespace of its own for the test, so
+    that a foreign mDNS stack there is another host to avahi-daemon (avahi ignores responses
+    sent from its own host's addresses), and moves it back afterwards."""
+    holder = subprocess.Popen(["unshare", "--net", "sleep", "300"])
+    ns = f"/proc/{holder.pid}/ns/net"
+    try:
+        for _ in range(50):
+            if os.path.exists(ns) and os.readlink(ns) != os.readlink("/proc/self/ns/net"):
+                break
+            time.sleep(0.05)
+        sh = lambda cmd: subprocess.run(cmd, shell=True, check=True, timeout=20)
+        sh(f"ip link set veth1 netns {holder.pid}")
+        sh(f"nsenter --net={ns} sh -c 'ip link set lo up && ip addr add {PEER}/24 dev veth1 && ip link set veth1 up'")
+        yield ["nsenter", f"--net={ns}"]
+    finally:
+        subprocess.run(f"nsenter --net={ns} ip link set veth1 netns {os.getpid()}", shell=True, timeout=20)
+        subprocess.run(f"ip addr add {PEER}/24 dev veth1; ip link set veth1 up", shell=True, timeout=20)
+        holder.kill()
+        holder.wait()
 
 
 def test_announced_receiver_is_found_by_castctl_discover(receivers, config_home):
@@ -45,24 +66,18 @@ def test_announced_receiver_is_found_by_castctl_discover(receivers, config_home)
     assert any("Living Room Sim" in line and f"{HOST}:8009" in line and sim.uuid.hex in line for line in table.splitlines())
 
 
-def test_announced_receiver_is_found_and_used_by_pychromecast(receivers):
+def test_announced_receiver_is_found_and_used_by_pychromecast(receivers, peer_namespace):
+    # pychromecast runs on the "other host" (the peer namespace): avahi-daemon does not answer
+    # queries that come from its own host's addresses.
     sim = receivers(name="Pychromecast Sim", port=8009)
-    zc = zeroconf.Zeroconf(interfaces=[PEER])  # the foreign stack, on the other end of the veth pair
-    try:
-        casts, browser = pychromecast.get_listed_chromecasts(
-            friendly_names=["Pychromecast Sim"], discovery_timeout=15, zeroconf_instance=zc)
-        try:
-            assert len(casts) == 1, f"pychromecast found {browser.devices}"
-            cast = casts[0]
-            assert cast.uuid == sim.uuid
-            assert (cast.cast_info.host, cast.cast_info.port) == (HOST, 8009)
-            cast.wait(timeout=15)  # TLS connect + receiver GET_STATUS to the simulator
-            assert cast.status is not None
-            cast.disconnect(timeout=5)
-        finally:
-            browser.stop_discovery()
-    finally:
-        zc.close()
+    done = subprocess.run([*peer_namespace, sys.executable, os.path.join(os.path.dirname(__file__), "pcc_find.py"),
+                           PEER, "Pychromecast Sim"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout)
+    assert seen["found"] == 1, seen
+    assert seen["uuid"] == str(sim.uuid)
+    assert (seen["host"], seen["port"], seen["model"]) == (HOST, 8009, "Chromecast")
+    assert seen["status"] is True  # TLS + CONNECT + GET_STATUS to the simulator worked
 
 
 def test_withdrawn_on_exit(receivers):
@@ -72,29 +87,6 @@ def test_withdrawn_on_exit(receivers):
     assert sim.stop() == 0
     devices, err, _ = discover("--timeout", "3")
     assert not find(devices, sim.uuid), "the service was not withdrawn when the receiver stopped"
-
-
-@pytest.fixture
-def peer_namespace():
-    """Moves veth1 (MDNS_SANDBOX_PEER) into a network namespace of its own for the test, so
-    that a foreign mDNS stack there is another host to avahi-daemon (avahi ignores responses
-    sent from its own host's addresses), and moves it back afterwards."""
-    holder = subprocess.Popen(["unshare", "--net", "sleep", "300"])
-    ns = f"/proc/{holder.pid}/ns/net"
-    try:
-        for _ in range(50):
-            if os.path.exists(ns) and os.readlink(ns) != os.readlink("/proc/self/ns/net"):
-                break
-            time.sleep(0.05)
-        sh = lambda cmd: subprocess.run(cmd, shell=True, check=True, timeout=20)
-        sh(f"ip link set veth1 netns {holder.pid}")
-        sh(f"nsenter --net={ns} sh -c 'ip link set lo up && ip addr add {PEER}/24 dev veth1 && ip link set veth1 up'")
-        yield ["nsenter", f"--net={ns}"]
-    finally:
-        subprocess.run(f"nsenter --net={ns} ip link set veth1 netns {os.getpid()}", shell=True, timeout=20)
-        subprocess.run(f"ip addr add {PEER}/24 dev veth1; ip link set veth1 up", shell=True, timeout=20)
-        holder.kill()
-        holder.wait()
 
 
 def test_zeroconf_published_service_is_found_by_castctl(peer_namespace, config_home):
