@@ -15,12 +15,13 @@ CASTCTL = os.environ["CASTCTL"]
 HOST, PEER = os.environ["MDNS_SANDBOX_HOST"], os.environ["MDNS_SANDBOX_PEER"]
 RUNS = int(os.environ.get("RUNS", "9"))
 PY = sys.executable
+HERE = os.path.dirname(os.path.abspath(__file__))
 
 # pychromecast's discovery, exiting at its first device: the same work `castctl discover --count 1` does.
 PYCHROMECAST = f"""
 import os, threading, zeroconf, pychromecast
 found = threading.Event()
-zc = zeroconf.Zeroconf(interfaces=["{PEER}"])
+zc = zeroconf.Zeroconf(interfaces=[os.environ["BENCH_IFACE"]])
 browser = pychromecast.discovery.CastBrowser(
     pychromecast.discovery.SimpleCastListener(add_callback=lambda u, s: found.set()), zc)
 browser.start_discovery()
@@ -45,11 +46,11 @@ def peer_namespace():
     return holder, ["nsenter", f"--net={ns}"]
 
 
-def timed(args, env=None):
+def timed(args, env=None, expect="Bench TV"):
     start = time.monotonic()
     done = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
     elapsed = time.monotonic() - start
-    if done.returncode != 0 or "Bench TV" not in done.stdout:
+    if done.returncode != 0 or expect not in done.stdout:
         raise SystemExit(f"run failed: {args[0]} {done.returncode} {done.stdout!r} {done.stderr!r}")
     return elapsed
 
@@ -65,10 +66,23 @@ def main():
         env = {**os.environ, "XDG_CONFIG_HOME": config}
         holder, enter = peer_namespace()
         ours, theirs = [], []
+        ours2, theirs2 = [], []
         try:
             for _ in range(RUNS):
                 ours.append(timed([CASTCTL, "discover", "--count", "1", "--timeout", "10"], env))
-                theirs.append(timed([*enter, PY, "-c", PYCHROMECAST]))
+                theirs.append(timed([*enter, PY, "-c", PYCHROMECAST], {**os.environ, "BENCH_IFACE": PEER}))
+            # Second case: the device is another host (python-zeroconf in the peer namespace);
+            # both tools run on this side. It is already announced before the first run.
+            sim.send_signal(signal.SIGTERM)
+            sim.wait(timeout=10)
+            peer = subprocess.Popen([*enter, PY, os.path.join(HERE, "..", "..", "Tests", "System", "discovery", "zc_peer.py"),
+                                     PEER, uuid.uuid4().hex], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            assert peer.stdout.readline().strip() == "registered"
+            time.sleep(1)
+            for _ in range(RUNS):
+                ours2.append(timed([CASTCTL, "discover", "--count", "1", "--timeout", "10"], env, "Zeroconf Hub"))
+                theirs2.append(timed([PY, "-c", PYCHROMECAST], {**os.environ, "BENCH_IFACE": HOST}, "Zeroconf Hub"))
+            peer.kill()
         finally:
             holder.kill()
         m_ours, m_theirs = statistics.median(ours), statistics.median(theirs)
@@ -79,9 +93,17 @@ def main():
         print(f"  pychromecast 14.0.10 (python-zeroconf):    median {m_theirs * 1000:7.1f} ms  "
               f"(min {min(theirs) * 1000:.1f}, max {max(theirs) * 1000:.1f})")
         print(f"  ratio pychromecast / castctl: {m_theirs / m_ours:.1f}x")
+        m2_ours, m2_theirs = statistics.median(ours2), statistics.median(theirs2)
+        print("device on the other host (python-zeroconf in the peer namespace), both tools on this side:")
+        print(f"  castctl discover --count 1 (avahi-client): median {m2_ours * 1000:7.1f} ms  "
+              f"(min {min(ours2) * 1000:.1f}, max {max(ours2) * 1000:.1f})")
+        print(f"  pychromecast 14.0.10 (python-zeroconf):    median {m2_theirs * 1000:7.1f} ms  "
+              f"(min {min(theirs2) * 1000:.1f}, max {max(theirs2) * 1000:.1f})")
+        print(f"  ratio pychromecast / castctl: {m2_theirs / m2_ours:.1f}x")
     finally:
-        sim.send_signal(signal.SIGTERM)
-        sim.wait(timeout=10)
+        if sim.poll() is None:
+            sim.send_signal(signal.SIGTERM)
+            sim.wait(timeout=10)
 
 
 main()
