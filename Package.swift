@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
+        .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
         .executable(name: "castctl", targets: ["castctl"]),
     ],
@@ -61,6 +62,7 @@ let package = Package(
             dependencies: [
                 "CastReceiver",
                 "CastProtocol",
+                "CastDiscovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -90,6 +92,21 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Benchmarks/receiver"
+        ),
+        // Discovery (issue 5): avahi-client through a system-library module, the browser,
+        // the device registry and devices added by address, and the service publisher.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        .target(
+            name: "CastDiscovery",
+            dependencies: ["CAvahi"]
+        ),
+        .testTarget(
+            name: "CastDiscoveryTests",
+            dependencies: ["CastDiscovery"]
         ),
     ],
     swiftLanguageModes: [.v6]

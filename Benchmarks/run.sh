@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver)
+((${#areas[@]})) || areas=(protocol receiver discovery)
 bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
 for area in "${areas[@]}"; do
   case $area in
@@ -15,6 +15,9 @@ for area in "${areas[@]}"; do
     receiver)
       echo "== receiver: simulator round trips"
       "$(bin castdeck-bench-receiver)" ;;
+    discovery)
+      echo "== discovery: start to first device, castctl discover against pychromecast (mDNS sandbox)"
+      ./Benchmarks/discovery/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
 done

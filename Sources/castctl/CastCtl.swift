@@ -15,6 +15,7 @@ struct CastCtl: AsyncParsableCommand {
         abstract: "Control Google Cast devices, or simulate one.",
         subcommands: [
             ReceiverCommand.self,
+            DiscoverCommand.self,
         ]
     )
 
