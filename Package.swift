@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .library(name: "CastClient", targets: ["CastClient"]),
+        .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
         .executable(name: "castctl", targets: ["castctl"]),
     ],
@@ -80,6 +81,7 @@ let package = Package(
                 "CastReceiver",
                 "CastClient",
                 "CastProtocol",
+                "CastDiscovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,6 +117,21 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Benchmarks/receiver"
+        ),
+        // Discovery (issue 5): avahi-client through a system-library module, the browser,
+        // the device registry and devices added by address, and the service publisher.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        .target(
+            name: "CastDiscovery",
+            dependencies: ["CAvahi"]
+        ),
+        .testTarget(
+            name: "CastDiscoveryTests",
+            dependencies: ["CastDiscovery"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,12 +1,26 @@
 #!/usr/bin/env bash
-# Runs every benchmark (release builds) and prints their figures. Each compares with a
-# peer in the same run; read ratios and medians, not single numbers (the machines are noisy).
+# Runs every CastDeck benchmark in release mode; each prints its own figures and
+# compares with a peer measured in the same run. Read ratios and medians: these
+# machines are noisy.   Benchmarks/run.sh [AREA...]   (default: all)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --product castdeck-bench-protocol
-echo "== protocol: decode the realistic MEDIA_STATUS frame"
-"$(swift build -c release --show-bin-path)/castdeck-bench-protocol"
-swift build -c release --product castdeck-bench-receiver >/dev/null
-"$(swift build -c release --show-bin-path)/castdeck-bench-receiver"
-echo "== client: castctl status and SET_PLAYBACK_RATE latency vs pychromecast"
-./Benchmarks/client/run.sh
+areas=("$@")
+((${#areas[@]})) || areas=(protocol receiver discovery client)
+bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
+for area in "${areas[@]}"; do
+  case $area in
+    protocol)
+      echo "== protocol: decode the realistic MEDIA_STATUS frame, against pychromecast's decoding path"
+      "$(bin castdeck-bench-protocol)" ;;
+    receiver)
+      echo "== receiver: simulator round trips"
+      "$(bin castdeck-bench-receiver)" ;;
+    discovery)
+      echo "== discovery: start to first device, castctl discover against pychromecast (mDNS sandbox)"
+      ./Benchmarks/discovery/run.sh ;;
+    client)
+      echo "== client: castctl status and SET_PLAYBACK_RATE latency vs pychromecast"
+      ./Benchmarks/client/run.sh ;;
+    *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
+  esac
+done

@@ -1,8 +1,9 @@
 /// Any JSON value, for fields whose shape the sender or the receiver app decides
 /// (`customData`, unknown messages, app-defined channel payloads).
 ///
-/// Integers and floating-point numbers are kept apart so that a value read from
-/// the wire is written back exactly as it came (`1` stays `1`, `1.5` stays `1.5`).
+/// Integers and floating-point numbers are kept apart so that a value read from the wire is
+/// written back as it came (`1` stays `1`, `1.5` stays `1.5`), but JSON has one number type,
+/// so equality and hashing compare numbers by value: `.int(1) == .double(1.0)`.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -55,17 +56,34 @@ public enum JSONValue: Sendable, Hashable {
         objectValue?[key]
     }
 
-    /// Numbers compare by value (`1 == 1.0`), everything else structurally.
-    public func semanticallyEquals(_ other: JSONValue) -> Bool {
-        switch (self, other) {
-        case (.int, .double), (.double, .int), (.int, .int), (.double, .double):
-            return doubleValue == other.doubleValue
-        case (.array(let a), .array(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.semanticallyEquals($1) }
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && a.allSatisfy { k, v in b[k].map { v.semanticallyEquals($0) } ?? false }
-        default:
-            return self == other
+    /// Same as `==`: numbers compare by value (`1 == 1.0`), everything else structurally.
+    public func semanticallyEquals(_ other: JSONValue) -> Bool { self == other }
+
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): true
+        case (.bool(let a), .bool(let b)): a == b
+        case (.int(let a), .int(let b)): a == b
+        case (.double(let a), .double(let b)): a == b
+        case (.int(let a), .double(let b)), (.double(let b), .int(let a)): Int64(exactly: b) == a
+        case (.string(let a), .string(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.object(let a), .object(let b)): a == b
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .null: hasher.combine(0)
+        case .bool(let b): hasher.combine(b)
+        case .int(let i): hasher.combine(i)
+        case .double(let d):
+            // An integral double hashes like the integer it equals.
+            if let i = Int64(exactly: d) { hasher.combine(i) } else { hasher.combine(d) }
+        case .string(let s): hasher.combine(s)
+        case .array(let a): hasher.combine(a)
+        case .object(let o): hasher.combine(o)
         }
     }
 }
