@@ -63,6 +63,13 @@ enum FileIO {
         return Int(st.st_size)
     }
 
+    /// Last modification time in seconds since 1970, or nil when the file does not exist.
+    static func modificationTime(_ path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_mtim.tv_sec)
+    }
+
     static func remove(_ path: String) {
         unlink(path)
     }
@@ -85,7 +92,7 @@ enum FileIO {
     /// even if the process dies halfway: temporary file in `tmpDirectory`, fsync, rename.
     static func writeAtomically(_ bytes: UnsafeRawBufferPointer, to path: String, tmpDirectory: String) throws(Failure) {
         let file = try TempFile(directory: tmpDirectory)
-        do {
+        do throws(Failure) {
             try file.write(bytes)
             try file.commit(to: path)
         } catch {
@@ -96,7 +103,7 @@ enum FileIO {
 
     static func writeAtomically(_ bytes: [UInt8], to path: String, tmpDirectory: String) throws(Failure) {
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { buf in
-            do { try writeAtomically(buf, to: path, tmpDirectory: tmpDirectory); return .success(()) }
+            do throws(Failure) { try writeAtomically(buf, to: path, tmpDirectory: tmpDirectory); return .success(()) }
             catch { return .failure(error) }
         }
         try result.get()

@@ -59,7 +59,7 @@ enum HTTPImageDownload {
         do {
             file = try TempFile(directory: tmpDirectory)
         } catch {
-            throw ImageCacheError.storage(path: tmpDirectory, reason: error.description)
+            throw ImageCacheError.storage(path: tmpDirectory, reason: String(describing: error))
         }
         let checksum = StreamingChecksum()
         var total = 0

@@ -21,6 +21,7 @@
 import AsyncHTTPClient
 import CastProtocol
 import NIOCore
+import NIOHTTP1
 
 #if canImport(Glibc)
 import Glibc
@@ -46,7 +47,7 @@ public actor ImageCache {
     private var maxDiskBytes: Int
     private var memory: MemoryLayer
     private var downloads: [String: Task<Void, Error>] = [:]
-    private var variantTasks: [String: Task<CachedImage, Error>] = [:]
+    private var variantTasks: [VariantKey: Task<CachedImage, Error>] = [:]
     private var failures: [String: FailureState] = [:]
     private var retryTasks: [String: Task<Void, Never>] = [:]
     private var counters = Counters()
@@ -74,17 +75,27 @@ public actor ImageCache {
         originalsDirectory = root + "/originals"
         variantsDirectory = root + "/variants"
         tmpDirectory = root + "/tmp"
+        let index: CacheIndex
         do {
             try FileIO.makeDirectories(root)
-            for dir in [originalsDirectory, variantsDirectory, tmpDirectory] { try FileIO.makeDirectory(dir) }
-            Self.removeAbandonedTemporaryFiles(in: tmpDirectory)
-            index = try CacheIndex(directory: root, tmpDirectory: tmpDirectory)
+            for dir in [root + "/originals", root + "/variants", root + "/tmp"] { try FileIO.makeDirectory(dir) }
+            Self.removeAbandonedTemporaryFiles(in: root + "/tmp")
+            index = try CacheIndex(directory: root, tmpDirectory: root + "/tmp")
         } catch {
-            throw ImageCacheError.storage(path: root, reason: error.description)
+            throw ImageCacheError.storage(path: root, reason: String(describing: error))
         }
+        Self.removeOrphans(index: index, originals: root + "/originals", variants: root + "/variants")
+        if index.totalBytes > configuration.maxDiskBytes {
+            for key in index.keysByAge() where index.totalBytes > configuration.maxDiskBytes {
+                Self.deleteEntry(key, index: index, originals: root + "/originals", variants: root + "/variants")
+            }
+        }
+        self.index = index
         maxDiskBytes = configuration.maxDiskBytes
         memory = MemoryLayer(limit: configuration.maxMemoryBytes)
-        (availability, availabilityContinuation) = AsyncStream.makeStream(of: String.self)
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        availability = stream
+        availabilityContinuation = continuation
         if let httpClient {
             http = httpClient
             ownsHTTPClient = false
@@ -98,12 +109,12 @@ public actor ImageCache {
             http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: config)
             ownsHTTPClient = true
         }
-        removeOrphans()
-        if index.totalBytes > maxDiskBytes { evictIfNeeded(protecting: nil) }
     }
 
     deinit {
-        if ownsHTTPClient && !closed { _ = http.shutdown() }
+        if ownsHTTPClient {
+            if !closed { _ = http.shutdown() }
+        }
     }
 
     // MARK: Public API
@@ -267,7 +278,7 @@ public actor ImageCache {
             do {
                 try body.file.commit(to: originalPath(key))
             } catch {
-                throw ImageCacheError.storage(path: configuration.directory, reason: error.description)
+                throw ImageCacheError.storage(path: configuration.directory, reason: String(describing: error))
             }
             index.put(EntryRecord(
                 key: key, tick: index.nextTick(), bytes: body.bytes, checksum: body.checksum, fetchedAt: now,
@@ -336,7 +347,7 @@ public actor ImageCache {
         let outcome: DecodeOutcome = await Task.detached {
             guard let bytes = FileIO.read(path), bytes.count == expectedBytes,
                   Checksum.sha256Hex(bytes) == expectedChecksum else { return .corruptOriginal }
-            do {
+            do throws(PixbufDecoder.Failure) {
                 return .scaled(try PixbufDecoder.scaledPNG(path: path, box: box, maxPixels: maxPixels))
             } catch {
                 switch error {
@@ -376,7 +387,7 @@ public actor ImageCache {
         do {
             try FileIO.writeAtomically(scaled.png, to: target, tmpDirectory: tmpDirectory)
         } catch {
-            throw ImageCacheError.storage(path: configuration.directory, reason: error.description)
+            throw ImageCacheError.storage(path: configuration.directory, reason: String(describing: error))
         }
         index.addVariant(key: key, VariantRecord(box: box, width: scaled.width, height: scaled.height,
                                                  bytes: scaled.png.count, checksum: Checksum.sha256Hex(scaled.png)))
@@ -407,12 +418,16 @@ public actor ImageCache {
     // MARK: Housekeeping
 
     private func removeEntry(_ key: String) {
-        if let entry = index.entries[key] {
-            for box in entry.variants.keys { FileIO.remove(variantPath(key, box)) }
-        }
-        FileIO.remove(originalPath(key))
-        index.remove(key)
+        Self.deleteEntry(key, index: index, originals: originalsDirectory, variants: variantsDirectory)
         memory.removeAll(forKey: key)
+    }
+
+    private static func deleteEntry(_ key: String, index: CacheIndex, originals: String, variants: String) {
+        if let entry = index.entries[key] {
+            for box in entry.variants.keys { FileIO.remove(variants + "/" + variantName(key, box)) }
+        }
+        FileIO.remove(originals + "/" + key)
+        index.remove(key)
     }
 
     /// Removes least recently used entries until the disk bound holds. The entry just written is
@@ -429,22 +444,24 @@ public actor ImageCache {
 
     /// Files in originals/ and variants/ the index does not list: left by a crash between the
     /// rename and the journal write, or by an index that was lost. They are never served.
-    private func removeOrphans() {
-        for name in FileIO.list(originalsDirectory) where index.entries[name] == nil {
-            FileIO.remove(originalsDirectory + "/" + name)
+    private static func removeOrphans(index: CacheIndex, originals: String, variants: String) {
+        for name in FileIO.list(originals) where index.entries[name] == nil {
+            FileIO.remove(originals + "/" + name)
         }
-        for name in FileIO.list(variantsDirectory) {
-            if let (key, box) = Self.parseVariantName(name), index.entries[key]?.variants[box] != nil { continue }
-            FileIO.remove(variantsDirectory + "/" + name)
+        for name in FileIO.list(variants) {
+            if let (key, box) = parseVariantName(name), index.entries[key]?.variants[box] != nil { continue }
+            FileIO.remove(variants + "/" + name)
         }
     }
 
-    /// Half-written files from processes that died; files of a live process (another CastDeck
-    /// sharing the cache) are left alone.
+    /// Half-written files from processes that died; recent files of a live process (another
+    /// CastDeck sharing the cache) are left alone.
     private static func removeAbandonedTemporaryFiles(in directory: String) {
         let me = getpid()
+        let hourAgo = Int(ImageCacheConfiguration.systemNow()) - 3600
         for name in FileIO.list(directory) {
-            if let pid = name.split(separator: "-").first.flatMap({ Int32($0) }), pid != me, kill(pid, 0) == 0 {
+            if let pid = name.split(separator: "-").first.flatMap({ Int32($0) }), pid != me, kill(pid, 0) == 0,
+               let modified = FileIO.modificationTime(directory + "/" + name), modified > hourAgo {
                 continue
             }
             FileIO.remove(directory + "/" + name)
@@ -454,7 +471,11 @@ public actor ImageCache {
     private func originalPath(_ key: String) -> String { originalsDirectory + "/" + key }
 
     private func variantPath(_ key: String, _ box: PixelSize) -> String {
-        variantsDirectory + "/\(key)-\(box.width)x\(box.height).png"
+        variantsDirectory + "/" + Self.variantName(key, box)
+    }
+
+    private static func variantName(_ key: String, _ box: PixelSize) -> String {
+        "\(key)-\(box.width)x\(box.height).png"
     }
 
     private static func parseVariantName(_ name: String) -> (String, PixelSize)? {

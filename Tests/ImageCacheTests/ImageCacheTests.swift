@@ -359,7 +359,7 @@ final class ImageCacheTests: XCTestCase {
         journal.write(Data("E\t\(String(repeating: "a", count: 64))\t99\t12".utf8))
         try journal.close()
         FileManager.default.createFile(atPath: directory + "/originals/" + String(repeating: "b", count: 64), contents: Data("x".utf8))
-        FileManager.default.createFile(atPath: directory + "/tmp/1-1-1.part", contents: Data("half".utf8))
+        FileManager.default.createFile(atPath: directory + "/tmp/2147483000-1-1.part", contents: Data("half".utf8))
 
         cache = try open()
         let contained = await cache.contains(url: url)
@@ -384,7 +384,7 @@ final class ImageCacheTests: XCTestCase {
         let out = Pipe()
         process.standardOutput = out
         try process.run()
-        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() } }
+        defer { stopProcess(process) }
 
         // Wait until both small images are stored and the slow one is half written in tmp/.
         let deadline = Date().addingTimeInterval(60)  // hang guard
@@ -402,8 +402,8 @@ final class ImageCacheTests: XCTestCase {
             try await Task.sleep(for: .milliseconds(50))
         }
         XCTAssertTrue(halfWritten, "writer output: \(output)")
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        stopProcess(process)
+        XCTAssertFalse(process.isRunning)
         XCTAssertEqual(process.terminationReason, .uncaughtSignal)
 
         let cache = try open()

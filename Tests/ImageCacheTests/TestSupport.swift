@@ -69,10 +69,7 @@ final class ImageServer: @unchecked Sendable {
     }
 
     func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
+        stopProcess(process)
     }
 
     deinit { stop() }
@@ -112,4 +109,12 @@ func pngSize(_ bytes: [UInt8]) -> (Int, Int)? {
     guard bytes.count > 24, bytes[0] == 0x89, bytes[1] == 0x50 else { return nil }
     func be(_ i: Int) -> Int { Int(bytes[i]) << 24 | Int(bytes[i + 1]) << 16 | Int(bytes[i + 2]) << 8 | Int(bytes[i + 3]) }
     return (be(16), be(20))
+}
+
+/// SIGKILL and wait (polling: Foundation's waitUntilExit can spin forever off the main thread).
+func stopProcess(_ process: Process) {
+    guard process.isRunning else { return }
+    kill(process.processIdentifier, SIGKILL)
+    let deadline = Date().addingTimeInterval(10)
+    while process.isRunning && Date() < deadline { usleep(10_000) }
 }

@@ -15,10 +15,9 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else {
-    fputs("usage: imagecache-writer CACHE_DIR URL...\n", stderr)
+    print("usage: imagecache-writer CACHE_DIR URL...")
     exit(2)
 }
-setvbuf(stdout, nil, _IOLBF, 0)
 let cache: ImageCache
 do {
     cache = try ImageCache(configuration: ImageCacheConfiguration(directory: arguments[1]))
@@ -30,8 +29,10 @@ for url in arguments.dropFirst(2) {
     do {
         _ = try await cache.image(for: url, fitting: PixelSize(width: 64, height: 64))
         print("done \(url)")
+        fflush(nil)
     } catch {
         print("error \(url) \(error)")
+        fflush(nil)
     }
 }
 // Stay alive (and never shut down cleanly) until the test kills us; exit on our own after a while.
