@@ -84,7 +84,15 @@ public actor ImageCache {
         } catch {
             throw ImageCacheError.storage(path: root, reason: String(describing: error))
         }
-        Self.removeOrphans(index: index, originals: root + "/originals", variants: root + "/variants")
+        // Orphans only come from a session that did not end with shutdown(): sweep only then, so a
+        // normal open does not list 10,000s of files. The marker is removed now so that a crash
+        // in this session makes the next open sweep.
+        let cleanMarker = root + "/clean-shutdown"
+        if FileIO.size(cleanMarker) != nil {
+            FileIO.remove(cleanMarker)
+        } else {
+            Self.removeOrphans(index: index, originals: root + "/originals", variants: root + "/variants")
+        }
         if index.totalBytes > configuration.maxDiskBytes {
             for key in index.keysByAge() where index.totalBytes > configuration.maxDiskBytes {
                 Self.deleteEntry(key, index: index, originals: root + "/originals", variants: root + "/variants")
@@ -203,6 +211,10 @@ public actor ImageCache {
         availabilityContinuation.finish()
         index.compact()
         index.close()
+        if downloads.isEmpty && variantTasks.isEmpty {
+            // Nothing half-done: the next open may skip the orphan sweep.
+            try? FileIO.writeAtomically([], to: configuration.directory + "/clean-shutdown", tmpDirectory: tmpDirectory)
+        }
         if ownsHTTPClient { try? await http.shutdown() }
     }
 

@@ -360,6 +360,8 @@ final class ImageCacheTests: XCTestCase {
         try journal.close()
         FileManager.default.createFile(atPath: directory + "/originals/" + String(repeating: "b", count: 64), contents: Data("x".utf8))
         FileManager.default.createFile(atPath: directory + "/tmp/2147483000-1-1.part", contents: Data("half".utf8))
+        // As after a crash: the session did not end with shutdown(), so the next open sweeps.
+        try FileManager.default.removeItem(atPath: directory + "/clean-shutdown")
 
         cache = try open()
         let contained = await cache.contains(url: url)

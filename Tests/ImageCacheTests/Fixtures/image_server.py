@@ -74,6 +74,7 @@ def bomb_png():
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body go out at once (no 40 ms delayed-ACK stalls)
 
     def log_message(self, *args):
         pass
