@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "CastClient", targets: ["CastClient"]),
         .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
+        .library(name: "ImageCache", targets: ["ImageCache"]),
         .executable(name: "castctl", targets: ["castctl"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
         .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
         // The wire: CastMessage protobuf, length framing, JSON models of every namespace. No I/O.
@@ -132,6 +134,45 @@ let package = Package(
         .testTarget(
             name: "CastDiscoveryTests",
             dependencies: ["CastDiscovery"]
+        ),
+        // Artwork: image picker and the on-disk image cache (docs/imagecache.md).
+        .systemLibrary(
+            name: "CGdkPixbuf",
+            path: "Sources/CGdkPixbuf",
+            pkgConfig: "gdk-pixbuf-2.0",
+            providers: [.apt(["libgdk-pixbuf-2.0-dev"])]
+        ),
+        .target(
+            name: "ImageCache",
+            dependencies: [
+                "CastProtocol",
+                "CGdkPixbuf",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "ImageCacheTests",
+            dependencies: [
+                "ImageCache", "CastProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        // Child process for the crash-safety test: writes into a cache until it is SIGKILLed.
+        .executableTarget(
+            name: "imagecache-writer",
+            dependencies: ["ImageCache"],
+            path: "Tests/Helpers/imagecache-writer"
+        ),
+        .executableTarget(
+            name: "castdeck-bench-imagecache",
+            dependencies: [
+                "ImageCache", "CGdkPixbuf",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/imagecache"
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver discovery client)
+((${#areas[@]})) || areas=(protocol receiver discovery client imagecache)
 bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
 for area in "${areas[@]}"; do
   case $area in
@@ -21,6 +21,9 @@ for area in "${areas[@]}"; do
     client)
       echo "== client: castctl status and SET_PLAYBACK_RATE latency vs pychromecast"
       ./Benchmarks/client/run.sh ;;
+    imagecache)
+      echo "== imagecache: hit latency, opening 10,000 entries, miss-path overhead over the raw download"
+      "$(bin castdeck-bench-imagecache)" ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
 done
