@@ -3,6 +3,8 @@
 #   make check  install what is missing, build, and run every test
 SHELL := /bin/bash
 SWIFT ?= swift
+# Executables the tests run as separate processes.
+TEST_TOOLS := castctl imagecache-writer
 
 .PHONY: demo check setup build test system-test bench fuzz
 
@@ -21,6 +23,7 @@ demo: setup
 # swift-protobuf's C++ protoc executable, which nothing here uses.
 check: setup
 	$(SWIFT) build --product CastDeckPackageTests
+	for p in $(TEST_TOOLS); do $(SWIFT) build --product $$p || exit 1; done
 	$(SWIFT) test --skip-build
 	./scripts/system-tests.sh
 

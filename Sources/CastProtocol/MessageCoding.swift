@@ -78,9 +78,9 @@ public enum CastJSON {
         case is Int.Type, is Int64.Type: "an integer"
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
-        case is [Any].Type: "an array"
         default:
-            String(describing: type).hasPrefix("Dictionary") || String(describing: type).hasPrefix("KeyedDecoding")
+            String(describing: type).hasPrefix("Array") ? "an array"
+                : String(describing: type).hasPrefix("Dictionary") || String(describing: type).hasPrefix("KeyedDecoding")
                 ? "an object" : "a \(type)"
         }
     }

@@ -1,36 +1,45 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CastClient
+import CastDiscovery
 import Foundation
 
-/// `--device`: which device a subcommand talks to. The one place that turns the text into an
-/// address, so that discovery can later accept friendly names and ids here.
+/// `--device`: which device a subcommand talks to: HOST[:PORT], or a friendly name or id
+/// (found through Avahi, or among the devices added by address). The one place that turns
+/// the text into an address.
 struct DeviceOption: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "The device: HOST[:PORT] (port 8009 when omitted). Defaults to $CASTCTL_DEVICE.",
-            valueName: "HOST[:PORT]"))
+            "The device: HOST[:PORT] (port 8009 when omitted), or a friendly name or id found on the network. Defaults to $CASTCTL_DEVICE.",
+            valueName: "NAME|HOST[:PORT]"))
     var device: String?
 
     /// The text given, or the environment default.
     var text: String? { device ?? ProcessInfo.processInfo.environment["CASTCTL_DEVICE"] }
 
     func validate() throws {
-        guard let text else { throw ValidationError("Say which device to use: --device HOST[:PORT] (or set CASTCTL_DEVICE).") }
-        do {
-            _ = try DeviceAddress(parsing: text)
-        } catch {
-            throw ValidationError(error.description)
+        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ValidationError("Say which device to use: --device NAME or HOST[:PORT] (or set CASTCTL_DEVICE).")
         }
     }
 
     /// Resolves the option to an address and the id under which its session is remembered.
     func resolve() async throws -> ResolvedDevice {
-        guard let text else { throw CommandFailure("Say which device to use: --device HOST[:PORT].") }
+        guard let text else { throw CommandFailure("Say which device to use: --device NAME or HOST[:PORT].") }
+        if CastDiscovery.DeviceAddress.looksLikeAddress(text) {
+            do {
+                let address = try CastClient.DeviceAddress(parsing: text)
+                return ResolvedDevice(address: address, id: address.description, name: address.description)
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
+        // A friendly name or an id: ask discovery (and the devices added by address).
         do {
-            let address = try DeviceAddress(parsing: text)
-            return ResolvedDevice(address: address, id: address.description, name: address.description)
+            let found = try await CastDiscovery.resolveDevice(text)
+            let address = CastClient.DeviceAddress(host: found.host, port: found.port)
+            return ResolvedDevice(address: address, id: text, name: text)
         } catch {
             throw CommandFailure(error.description)
         }
@@ -38,7 +47,7 @@ struct DeviceOption: ParsableArguments {
 }
 
 struct ResolvedDevice: Sendable {
-    var address: DeviceAddress
+    var address: CastClient.DeviceAddress
     /// The key for remembered sessions (the discovery id once names resolve).
     var id: String
     /// What messages call the device.
