@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
+        .executable(name: "castdeck", targets: ["castdeck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
@@ -24,6 +25,22 @@ let package = Package(
             dependencies: ["CastProtocol"],
             resources: [.copy("Fixtures")]
         ),
+        // GUI: one Clang module for GLib/GIO/GTK 4/libadwaita (libadwaita-1.pc requires gtk4).
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
+        ),
+        // The only places with Unmanaged/@convention(c): signals, main-loop bridge, gettext, GSettings.
+        .target(name: "GLibInterop", dependencies: ["CGtk"]),
+        .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
+        .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
+        // @MainActor @Observable state and commands of the window; no GTK, tested headless.
+        .target(name: "AppModel", dependencies: ["CastProtocol"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol"]),
+        // Widgets and windows rendering AppModel.
+        .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
+        .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk"]),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
         .executableTarget(
