@@ -9,9 +9,17 @@ let package = Package(
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .executable(name: "castdeck", targets: ["castdeck"]),
+        .library(name: "CastReceiver", targets: ["CastReceiver"]),
+        .executable(name: "castctl", targets: ["castctl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", exact: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "3.12.3"),
     ],
     targets: [
         // The wire: CastMessage protobuf, length framing, JSON models of every namespace. No I/O.
@@ -40,7 +48,40 @@ let package = Package(
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol"]),
         // Widgets and windows rendering AppModel.
         .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
-        .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk"]),
+        .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk", "CastReceiver", "CastProtocol"]),
+        // The simulated Cast receiver (an independent test oracle: never imports CastClient).
+        .target(
+            name: "CastReceiver",
+            dependencies: [
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "CastReceiverTests",
+            dependencies: [
+                "CastReceiver",
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        // The command-line tool: wiring and argument parsing only; one file per subcommand.
+        .executableTarget(
+            name: "castctl",
+            dependencies: [
+                "CastReceiver",
+                "CastProtocol",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
         .executableTarget(

@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import CastProtocol
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// A simulated Cast receiver on a TLS socket: the platform (receiver-0), the Default Media
+/// Receiver and any extra apps, on a clock you choose.
+///
+///     var config = ReceiverConfiguration()
+///     config.port = 0                       // any free port
+///     config.clock = ManualClock()          // tests drive time
+///     let server = CastReceiverServer(configuration: config)
+///     try await server.start()
+///     // connect a sender to 127.0.0.1:server.port ...
+///     try await server.advanceClock(by: 15) // pre-roll over, content playing
+///     await server.stop()
+///
+/// All receiver state lives on one event loop owned by the server, so status fan-out to
+/// many senders is consistent without locks.
+public final class CastReceiverServer: Sendable {
+    public let configuration: ReceiverConfiguration
+    private let group: MultiThreadedEventLoopGroup
+    private let core: ReceiverCore
+    private let state = Mutex<(channel: (any Channel)?, port: Int?, stopped: Bool)>((nil, nil, false))
+
+    public init(configuration: ReceiverConfiguration) {
+        self.configuration = configuration
+        // One thread: all sockets and the receiver state share it.
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        core = ReceiverCore(loop: group.next(), config: configuration)
+    }
+
+    /// The bound port once ``start()`` returned (the real one when configured with 0).
+    public var port: Int? { state.withLock { $0.port } }
+    /// The configured host.
+    public var host: String { configuration.host }
+
+    /// Makes the certificate, binds and starts serving. Throws ``CastReceiverError``.
+    public func start() async throws {
+        let context = try SelfSignedCertificate.serverContext(commonName: configuration.friendlyName)
+        let core = self.core
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CastMessageByteDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(CastMessageEncoder()))
+                    try channel.pipeline.syncOperations.addHandler(SenderChannelHandler(core: core))
+                }
+            }
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch {
+            throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: "\(error)")
+        }
+        let port = channel.localAddress?.port ?? configuration.port
+        state.withLock { $0 = (channel, port, false) }
+        try await core.loop.submit { core.startTicking() }.get()
+        configuration.logger.info("receiver listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+    }
+
+    /// Closes every sender socket and the listening socket, then ends the event loop.
+    /// Safe to call more than once.
+    public func stop() async {
+        let channel: (any Channel)? = state.withLock { s in
+            defer { s.stopped = true; s.channel = nil }
+            return s.stopped ? nil : s.channel
+        }
+        guard let channel else { return }
+        let core = self.core
+        try? await channel.close().get()
+        try? await core.loop.submit { core.shutdown() }.get()
+        // Give the sender sockets a moment to finish closing on the loop.
+        try? await core.loop.scheduleTask(in: .milliseconds(20)) {}.futureResult.get()
+        try? await group.shutdownGracefully()
+    }
+
+    /// Moves a ``ManualClock`` forward and re-evaluates playback at once: breaks that
+    /// start or end and media that finishes in that span are reported to every sender.
+    /// Throws ``CastReceiverError/clockNotManual`` on a real clock.
+    public func advanceClock(by seconds: Double) async throws {
+        guard let clock = configuration.manualClock else { throw CastReceiverError.clockNotManual }
+        guard port != nil else { throw CastReceiverError.notRunning }
+        let core = self.core
+        try await core.loop.submit {
+            clock.advance(by: seconds)
+            core.tick()
+        }.get()
+    }
+
+    /// The receiver's current platform status (what RECEIVER_STATUS would say).
+    public func receiverStatus() async throws -> ReceiverStatus {
+        let core = self.core
+        return try await core.loop.submit { core.receiverStatus() }.get()
+    }
+
+    /// The media status of the running app at the clock's current time (empty if none).
+    public func mediaStatus() async throws -> [MediaStatus] {
+        let core = self.core
+        return try await core.loop.submit {
+            core.tick()
+            return core.running.map { $0.player.status(at: core.now) } ?? []
+        }.get()
+    }
+
+    /// How many sender sockets are open.
+    public func connectionCount() async throws -> Int {
+        let core = self.core
+        return try await core.loop.submit { core.connectionCount }.get()
+    }
+}

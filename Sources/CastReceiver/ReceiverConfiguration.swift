@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import CastProtocol
+import Foundation
+import Logging
+
+/// Everything that shapes one simulated receiver. All fields have working defaults.
+public struct ReceiverConfiguration: Sendable {
+    /// Address to bind; loopback by default.
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 lets the system pick a free one (read it back from ``CastReceiverServer/port``).
+    public var port: Int = 8009
+    /// The friendly name senders show.
+    public var friendlyName: String = "CastDeck Simulator"
+    /// The device UUID (32 hex digits; dashes allowed).
+    public var uuid: String = UUID().uuidString.lowercased()
+    /// The model name.
+    public var model: String = "Chromecast"
+    /// Extra receiver apps besides the Default Media Receiver, each with the namespaces it accepts.
+    public var apps: [ReceiverApp] = []
+    /// Fault injection for tests of senders; all off by default.
+    public var faults: FaultInjection = FaultInjection()
+    /// The receiver's own heartbeat policy.
+    public var heartbeat: HeartbeatPolicy = HeartbeatPolicy()
+    /// The time base of playback. ``SystemClock`` by default; ``ManualClock`` in tests.
+    public var clock: any ReceiverClock = SystemClock()
+    /// How often playback is re-evaluated on a real clock (ad breaks, end of media).
+    public var tickInterval: Duration = .milliseconds(100)
+    /// Where the receiver logs. Every message in and out is logged at `.debug`.
+    public var logger: Logger = Logger(label: "castdeck.receiver")
+
+    public init() {}
+
+    /// The clock, when it is a ``ManualClock`` (test mode).
+    public var manualClock: ManualClock? { clock as? ManualClock }
+}
+
+/// A receiver app the simulator can launch.
+public struct ReceiverApp: Sendable, Hashable {
+    /// 8 hex characters, e.g. `CC1AD845`.
+    public var appId: String
+    public var displayName: String
+    /// Full namespace URNs (`urn:x-cast:…`) the app accepts.
+    public var namespaces: [String]
+
+    public init(appId: String, displayName: String? = nil, namespaces: [String]) {
+        self.appId = appId.uppercased()
+        self.displayName = displayName ?? "App \(appId.uppercased())"
+        self.namespaces = namespaces
+    }
+
+    /// Google's Default Media Receiver, as the simulator hosts it.
+    public static let defaultMediaReceiver = ReceiverApp(
+        appId: CastAppID.defaultMediaReceiver, displayName: "Default Media Receiver",
+        namespaces: [
+            "urn:x-cast:com.google.cast.debugoverlay", "urn:x-cast:com.google.cast.cac", CastNamespace.mediaURN,
+        ])
+
+    /// The helloworld sample namespace: the simulator echoes every message on it back to its sender.
+    public static let helloWorldNamespace = "urn:x-cast:com.google.cast.sample.helloworld"
+
+    /// Parses the `--app` syntax `APPID=urn:x-cast:ns1,urn:x-cast:ns2`.
+    public static func parse(_ text: String) throws(CastReceiverError) -> ReceiverApp {
+        let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw .invalidAppSpec(text, reason: "expected APPID=urn:x-cast:ns1,urn:x-cast:ns2") }
+        let id = parts[0]
+        guard id.count == 8, id.allSatisfy(\.isHexDigit) else {
+            throw .invalidAppSpec(text, reason: "the app id must be 8 hexadecimal characters")
+        }
+        let namespaces = parts[1].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !namespaces.isEmpty else { throw .invalidAppSpec(text, reason: "list at least one namespace") }
+        for ns in namespaces {
+            do {
+                _ = try CastNamespace.validatedCustom(ns)
+            } catch {
+                throw .invalidAppSpec(text, reason: error.description)
+            }
+        }
+        return ReceiverApp(appId: id, namespaces: namespaces)
+    }
+}
+
+/// Faults a test can switch on to see how a sender copes. Each is off when nil/false.
+public struct FaultInjection: Sendable, Hashable {
+    /// Stop answering PINGs this long after a connection opens.
+    public var stopPongsAfter: Duration?
+    /// Close a connection right after it has delivered this many messages.
+    public var closeAfterMessages: Int?
+    /// Hold every message the receiver sends for this long.
+    public var replyDelay: Duration?
+    /// Send one malformed MEDIA_STATUS (with `requestId` 0, just before the first real one).
+    public var malformedMediaStatusOnce: Bool = false
+
+    public init(stopPongsAfter: Duration? = nil, closeAfterMessages: Int? = nil, replyDelay: Duration? = nil, malformedMediaStatusOnce: Bool = false) {
+        self.stopPongsAfter = stopPongsAfter
+        self.closeAfterMessages = closeAfterMessages
+        self.replyDelay = replyDelay
+        self.malformedMediaStatusOnce = malformedMediaStatusOnce
+    }
+}
+
+/// The receiver's side of the heartbeat: it PINGs a sender that has been quiet for
+/// `interval` and drops one that has said nothing for `timeout` (Chromium's 5 s / 10 s).
+public struct HeartbeatPolicy: Sendable, Hashable {
+    public var interval: Duration = .seconds(5)
+    public var timeout: Duration = .seconds(10)
+    public init(interval: Duration = .seconds(5), timeout: Duration = .seconds(10)) {
+        self.interval = interval
+        self.timeout = timeout
+    }
+}
+
+/// What can go wrong when starting or driving the simulator.
+public enum CastReceiverError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// An `--app` value that is not `APPID=urn:x-cast:ns1,...`.
+    case invalidAppSpec(String, reason: String)
+    /// The address could not be bound (in use, not local, ...).
+    case bindFailed(host: String, port: Int, reason: String)
+    /// The TLS certificate or context could not be made.
+    case tlsSetupFailed(reason: String)
+    /// ``CastReceiverServer/advanceClock(by:)`` needs a ``ManualClock``.
+    case clockNotManual
+    /// The server is not running (never started, or stopped).
+    case notRunning
+
+    public var description: String {
+        switch self {
+        case .invalidAppSpec(let text, let reason): "“\(text)” is not a valid --app value: \(reason)."
+        case .bindFailed(let host, let port, let reason): "Cannot listen on \(host):\(port): \(reason)."
+        case .tlsSetupFailed(let reason): "Cannot set up TLS for the simulated receiver: \(reason)."
+        case .clockNotManual: "The receiver runs on real time; start it with a ManualClock (--clock manual) to advance time."
+        case .notRunning: "The simulated receiver is not running."
+        }
+    }
+}

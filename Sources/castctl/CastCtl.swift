@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import ArgumentParser
+import Foundation
+
+/// `castctl`: CastDeck's command line. Each subcommand lives in its own file; add yours
+/// to `subcommands` (one per line).
+///
+/// Exit codes: 0 success, 1 failure (one line on stderr), 2 bad usage.
+@main
+struct CastCtl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "castctl",
+        abstract: "Control Google Cast devices, or simulate one.",
+        subcommands: [
+            ReceiverCommand.self,
+        ]
+    )
+
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as CommandFailure {
+            FileHandle.standardError.write(Data("castctl: \(failure.message)\n".utf8))
+            Foundation.exit(1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
+            // ArgumentParser says 64 for usage errors; castctl promises 2.
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 0 ? 0 : 1)
+        }
+    }
+}
+
+/// A failure a subcommand reports: one line on stderr and exit status 1.
+struct CommandFailure: Error {
+    var message: String
+    init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import ArgumentParser
+import CastReceiver
+import Dispatch
+import Foundation
+import Logging
+
+/// `castctl receiver`: run a simulated Cast receiver (see docs/receiver.md).
+struct ReceiverCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "receiver",
+        abstract: "Run a simulated Cast receiver (TLS, Default Media Receiver) that real senders can drive.",
+        discussion: """
+            Prints exactly one line, "listening on HOST:PORT", on stdout when ready; logs go to stderr.
+            Stops cleanly on SIGINT or SIGTERM.
+            """
+    )
+
+    enum ClockMode: String, ExpressibleByArgument, CaseIterable {
+        case real, manual
+    }
+
+    @Option(help: "Address to listen on.")
+    var host: String = "127.0.0.1"
+
+    @Option(help: "TCP port; 0 picks a free one.")
+    var port: Int = 8009
+
+    @Option(help: "Friendly name senders show.")
+    var name: String = "CastDeck Simulator"
+
+    @Option(help: "Device UUID (32 hex digits, dashes allowed). Random by default.")
+    var uuid: String?
+
+    @Option(help: "Model name.")
+    var model: String = "Chromecast"
+
+    @Option(name: .customLong("app"), help: ArgumentHelp(
+        "An extra receiver app and the namespaces it accepts (repeatable).",
+        valueName: "APPID=urn:x-cast:ns1,urn:x-cast:ns2"))
+    var apps: [String] = []
+
+    @Flag(help: "Publish the receiver over mDNS (_googlecast._tcp).")
+    var announce = false
+
+    @Option(name: .customLong("stop-pongs-after"), help: ArgumentHelp("Fault: stop answering PINGs this many seconds after a sender connects.", valueName: "seconds"))
+    var stopPongsAfter: Double?
+
+    @Option(name: .customLong("close-after"), help: ArgumentHelp("Fault: close a sender's socket after it has sent this many messages.", valueName: "messages"))
+    var closeAfter: Int?
+
+    @Option(name: .customLong("delay-replies"), help: ArgumentHelp("Fault: delay every message the receiver sends by this many milliseconds.", valueName: "ms"))
+    var delayReplies: Int?
+
+    @Flag(name: .customLong("malformed-media-status"), help: "Fault: send one malformed MEDIA_STATUS (requestId 0) before the first real one.")
+    var malformedMediaStatus = false
+
+    @Option(help: ArgumentHelp("Test hook: 'manual' freezes playback time until a sender sends ADVANCE_CLOCK on urn:x-cast:io.github.castdeck.simulator.", visibility: .hidden))
+    var clock: ClockMode = .real
+
+    @Option(name: .customLong("heartbeat-interval"), help: ArgumentHelp("Seconds of sender silence before the receiver PINGs it.", visibility: .hidden))
+    var heartbeatInterval: Double = 5
+
+    @Option(name: .customLong("heartbeat-timeout"), help: ArgumentHelp("Seconds of sender silence before the receiver drops it.", visibility: .hidden))
+    var heartbeatTimeout: Double = 10
+
+    @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
+    var verbose = false
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        if let uuid {
+            let hex = uuid.replacingOccurrences(of: "-", with: "")
+            guard hex.count == 32, hex.allSatisfy(\.isHexDigit) else {
+                throw ValidationError("--uuid must be 32 hexadecimal digits (dashes allowed).")
+            }
+        }
+        if let s = stopPongsAfter, !(s >= 0 && s.isFinite) { throw ValidationError("--stop-pongs-after must be a non-negative number of seconds.") }
+        if let n = closeAfter, n < 1 { throw ValidationError("--close-after must be at least 1.") }
+        if let d = delayReplies, d < 0 { throw ValidationError("--delay-replies must not be negative.") }
+        guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
+            throw ValidationError("--heartbeat-timeout must be longer than --heartbeat-interval, both positive.")
+        }
+        for app in apps {
+            do { _ = try ReceiverApp.parse(app) } catch { throw ValidationError(error.description) }
+        }
+    }
+
+    func run() async throws {
+        let level: Logger.Level = verbose ? .trace : .notice
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        var config = ReceiverConfiguration()
+        config.host = host
+        config.port = port
+        config.friendlyName = name
+        if let uuid { config.uuid = uuid.lowercased() }
+        config.model = model
+        config.apps = try apps.map { try ReceiverApp.parse($0) }
+        config.faults = FaultInjection(
+            stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },
+            closeAfterMessages: closeAfter,
+            replyDelay: delayReplies.map { .milliseconds($0) },
+            malformedMediaStatusOnce: malformedMediaStatus)
+        config.heartbeat = HeartbeatPolicy(
+            interval: .milliseconds(Int64(heartbeatInterval * 1000)), timeout: .milliseconds(Int64(heartbeatTimeout * 1000)))
+        if clock == .manual { config.clock = ManualClock() }
+        config.logger = Logger(label: "castdeck.receiver")
+
+        var announcer: (any ReceiverAnnouncer)?
+        if announce {
+            guard let a = ReceiverAnnouncerFactory.make() else {
+                throw CommandFailure("announcing over mDNS is unavailable in this build (CastDiscovery is not linked); run without --announce")
+            }
+            announcer = a
+        }
+
+        let server = CastReceiverServer(configuration: config)
+        do {
+            try await server.start()
+        } catch let error as CastReceiverError {
+            throw CommandFailure(error.description)
+        }
+        let boundPort = server.port ?? port
+        if let announcer {
+            do {
+                try await announcer.announce(ReceiverAnnouncement(
+                    friendlyName: name, uuid: config.uuid.replacingOccurrences(of: "-", with: ""), model: model,
+                    host: host, port: boundPort))
+            } catch {
+                await server.stop()
+                throw CommandFailure("could not announce the receiver over mDNS: \(error)")
+            }
+        }
+        // Written straight to the file descriptor: scripts wait for this line.
+        FileHandle.standardOutput.write(Data("listening on \(host):\(boundPort)\n".utf8))
+
+        let signal = await Self.waitForTerminationSignal()
+        config.logger.notice("stopping", metadata: ["signal": "\(signal)"])
+        await announcer?.withdraw()
+        await server.stop()
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives; returns its number.
+    private static func waitForTerminationSignal() async -> Int32 {
+        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+        let queue = DispatchQueue(label: "castctl.signals")
+        var sources: [any DispatchSourceSignal] = []
+        for sig in [SIGINT, SIGTERM] {
+            signal(sig, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
+            source.setEventHandler { continuation.yield(sig) }
+            source.resume()
+            sources.append(source)
+        }
+        var received: Int32 = SIGTERM
+        for await sig in stream {
+            received = sig
+            break
+        }
+        sources.forEach { $0.cancel() }
+        return received
+    }
+}
