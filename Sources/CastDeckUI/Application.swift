@@ -81,7 +81,7 @@ public final class CastDeckApplication {
             window = w
             w.present()
         } catch {
-            fputs("castdeck: cannot load the window definition from \(paths.dataDir): \(error)\n", stderr)
+            printError("castdeck: cannot load the window definition from \(paths.dataDir): \(error)")
             g_application_quit(cast(app))
             return
         }

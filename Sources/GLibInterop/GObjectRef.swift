@@ -52,3 +52,9 @@ public func withGError<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GEr
 /// True on the process main thread (where GTK and the MainActor run). Not pthread_self():
 /// glibc marks it `const`, so the optimiser may move it across an `await`.
 public func isMainThread() -> Bool { cgtk_is_main_thread() != 0 }
+
+/// Writes a line to standard error (Swift 6 forbids touching the C `stderr` global).
+public func printError(_ message: String) {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+}
