@@ -16,12 +16,16 @@ public enum Gettext {
         textdomain(domain)
     }
 
+    // dgettext returns its argument when there is no translation, so the result must be
+    // read while the C string of `message` is still alive (inside withCString).
     public static func translate(_ message: String) -> String {
-        String(cString: dgettext(domain, message))
+        message.withCString { String(cString: dgettext(domain, $0)) }
     }
 
     public static func translate(_ singular: String, _ plural: String, _ n: Int) -> String {
-        String(cString: dngettext(domain, singular, plural, UInt(max(0, n))))
+        singular.withCString { s in
+            plural.withCString { p in String(cString: dngettext(domain, s, p, UInt(max(0, n)))) }
+        }
     }
 
     /// True when the current locale's text direction is right-to-left.
