@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .executable(name: "castdeck", targets: ["castdeck"]),
+        .library(name: "CastClient", targets: ["CastClient"]),
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
         .executable(name: "castctl", targets: ["castctl"]),
     ],
@@ -44,11 +45,28 @@ let package = Package(
         .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
-        .target(name: "AppModel", dependencies: ["CastProtocol"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol"]),
+        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol", "CastReceiver"]),
         // Widgets and windows rendering AppModel.
         .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
         .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk", "CastReceiver", "CastProtocol"]),
+        // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.
+        .target(
+            name: "CastClient",
+            dependencies: [
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // CastClient against the simulated receiver over real TLS on loopback.
+        .testTarget(
+            name: "CastClientTests",
+            dependencies: ["CastClient", "CastReceiver", "CastProtocol"]
+        ),
         // The simulated Cast receiver (an independent test oracle: never imports CastClient).
         .target(
             name: "CastReceiver",
@@ -77,6 +95,7 @@ let package = Package(
             name: "castctl",
             dependencies: [
                 "CastReceiver",
+                "CastClient",
                 "CastProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

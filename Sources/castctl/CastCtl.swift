@@ -15,6 +15,23 @@ struct CastCtl: AsyncParsableCommand {
         abstract: "Control Google Cast devices, or simulate one.",
         subcommands: [
             ReceiverCommand.self,
+            StatusCommand.self,
+            WatchCommand.self,
+            CastCommand.self,
+            PlayCommand.self,
+            PauseCommand.self,
+            StopCommand.self,
+            SeekCommand.self,
+            RateCommand.self,
+            VolumeCommand.self,
+            MuteCommand.self,
+            UnmuteCommand.self,
+            TracksCommand.self,
+            StyleCommand.self,
+            SkipAdCommand.self,
+            NextCommand.self,
+            PrevCommand.self,
+            SendCommand.self,
         ]
     )
 

@@ -1,16 +1,9 @@
 import AppModel
 
-// The production collaborators. CastClient, CastDiscovery and ImageCache are wired here as
-// their branches land; until then a connection attempt says what is missing.
+// The production collaborators: CastClient sessions. CastDiscovery and ImageCache are wired
+// here as their branches land (see the report); until then devices come from --demo,
+// --device and "Add device by address…", and artwork from local files.
 
-struct MissingClient: Error, CustomStringConvertible {
-    var description: String { "This build has no Cast client (CastClient is not merged yet)." }
-}
-
-struct UnavailableConnector: CastConnector {
-    func connect(to device: DeviceInfo) async throws -> any CastSessionHandle { throw MissingClient() }
-}
-
-func makeConnector() -> any CastConnector { UnavailableConnector() }
+func makeConnector() -> any CastConnector { CastClientConnector() }
 func makeBrowser() -> (any DeviceBrowser)? { nil }
 func makeArtworkProvider() -> any ArtworkProvider { LocalArtworkProvider() }

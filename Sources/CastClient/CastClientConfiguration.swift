@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Logging
+
+/// Decides whether the TLS certificate a device presents is acceptable.
+///
+/// Cast devices present short-lived self-signed certificates; senders prove a device's
+/// identity with the device-auth exchange, not with a CA. `AcceptAnyCertificate` is the
+/// permissive policy pychromecast uses; a device-auth policy plugs in here later.
+public protocol CertificateVerificationPolicy: Sendable {
+    /// Called once per connection after the TLS handshake.
+    /// - Parameters:
+    ///   - certificateDER: the peer's leaf certificate in DER, or nil when it sent none.
+    ///   - device: the address being connected.
+    /// - Throws: `CastClientError.certificateRejected` to refuse the device.
+    func verify(certificateDER: [UInt8]?, device: DeviceAddress) async throws(CastClientError)
+}
+
+/// Accepts every certificate, as pychromecast and catt do.
+public struct AcceptAnyCertificate: CertificateVerificationPolicy {
+    public init() {}
+    public func verify(certificateDER: [UInt8]?, device: DeviceAddress) async throws(CastClientError) {}
+}
+
+/// Backoff between reconnect attempts: `initial` doubling up to `maximum`, each delay
+/// multiplied by a random factor in `1 - jitter ... 1 + jitter`.
+public struct ReconnectPolicy: Sendable, Hashable {
+    public var initialDelay: Duration
+    public var maximumDelay: Duration
+    /// 0 ... 1
+    public var jitter: Double
+    /// Give up after this many failed attempts (nil = never).
+    public var maxAttempts: Int?
+    public var enabled: Bool
+
+    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2, maxAttempts: Int? = 20, enabled: Bool = true) {
+        self.initialDelay = initialDelay
+        self.maximumDelay = maximumDelay
+        self.jitter = min(max(jitter, 0), 1)
+        self.maxAttempts = maxAttempts
+        self.enabled = enabled
+    }
+
+    public static let disabled = ReconnectPolicy(enabled: false)
+
+    /// The delay before attempt `n` (1-based), with jitter from `random` (0 ..< 1).
+    public func delay(attempt n: Int, random: Double = Double.random(in: 0..<1)) -> Duration {
+        let base = initialDelay.seconds * pow2(max(n - 1, 0))
+        let capped = min(base, maximumDelay.seconds)
+        let factor = 1 + jitter * (2 * random - 1)
+        return .milliseconds(Int64((capped * factor * 1000).rounded()))
+    }
+
+    private func pow2(_ n: Int) -> Double { n >= 60 ? .infinity : Double(UInt64(1) << UInt64(n)) }
+}
+
+extension Duration {
+    /// The duration in seconds as a Double.
+    public var seconds: Double {
+        let c = components
+        return Double(c.seconds) + Double(c.attoseconds) / 1e18
+    }
+}
+
+/// Knobs of a connection and session. The defaults follow Chromium's sender.
+public struct CastClientConfiguration: Sendable {
+    /// How long a request may wait for its reply.
+    public var requestTimeout: Duration = .seconds(10)
+    /// TCP connect + TLS handshake.
+    public var connectTimeout: Duration = .seconds(10)
+    /// PING the device this often (Chromium: 5 s).
+    public var heartbeatInterval: Duration = .seconds(5)
+    /// Declare the link dead after this long without any message from the device (Chromium: 10 s).
+    public var heartbeatTimeout: Duration = .seconds(10)
+    public var reconnect = ReconnectPolicy()
+    public var certificatePolicy: any CertificateVerificationPolicy = AcceptAnyCertificate()
+    /// Our endpoint id for app traffic; unique per process by default so several senders can share a device.
+    public var senderID: String = "sender-\(Int.random(in: 100_000...999_999))"
+    /// Where sessions are remembered for `resume`; nil = do not remember.
+    public var sessionStore: SessionStore? = SessionStore.standard
+    /// Receives the protocol trace (every message at `trace`, connection events at `debug`).
+    public var logger = Logger(label: "castdeck.client")
+
+    public init() {}
+}

@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CastProtocol
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// A message read from the device: the envelope and its decoded payload (or why it could not be decoded).
+public struct InboundMessage: Sendable {
+    public var raw: CastMessage
+    public var decoded: Result<NamespacedMessage, CastProtocolError>
+}
+
+/// One TLS link to a device: framing, heartbeat, virtual connections and request/response
+/// matching with timeouts. Sessions own one; most callers use `CastSession` instead.
+///
+/// Messages are handed to `onMessage` in arrival order, and a request's caller resumes only
+/// after its reply went through `onMessage`, so state derived from replies is current when
+/// a command returns.
+public actor CastConnection {
+    public nonisolated let device: DeviceAddress
+    public nonisolated let senderID: String
+
+    private let channel: any Channel
+    private let configuration: CastClientConfiguration
+    private var logger: Logger
+    private let ids = RequestIDGenerator(start: Int.random(in: 1...1000))
+    private var pending: [Int: Pending] = [:]
+    private var lastHeard = ContinuousClock.now
+    private var lastPing = ContinuousClock.now
+    private var closeReason: DisconnectReason?
+    private var virtualConnections: Set<String> = []
+    private var tasks: [Task<Void, Never>] = []
+    private let onMessage: @Sendable (InboundMessage) async -> Void
+    private let onClose: @Sendable (DisconnectReason) async -> Void
+
+    private struct Pending {
+        var label: String
+        var continuation: CheckedContinuation<NamespacedMessage, any Error>
+        var match: (@Sendable (NamespacedMessage) -> Bool)?
+        var timeout: Task<Void, Never>?
+        var limit: Double
+    }
+
+    /// Connects, checks the certificate with the configured policy, opens the virtual
+    /// connection to `receiver-0` and starts the heartbeat.
+    public static func open(
+        to device: DeviceAddress, configuration: CastClientConfiguration,
+        onMessage: @escaping @Sendable (InboundMessage) async -> Void = { _ in },
+        onClose: @escaping @Sendable (DisconnectReason) async -> Void = { _ in }
+    ) async throws(CastClientError) -> CastConnection {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let (stream, input) = AsyncStream<ConnectionInput>.makeStream()
+        let handshake = group.next().makePromise(of: Void.self)
+        let sslContext: NIOSSLContext
+        do {
+            var tls = TLSConfiguration.makeClientConfiguration()
+            // Cast devices present self-signed certificates; the policy below decides.
+            tls.certificateVerification = .none
+            sslContext = try NIOSSLContext(configuration: tls)
+        } catch {
+            throw .tlsFailed(device: device.description, reason: "\(error)")
+        }
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: group)
+                .connectTimeout(.init(configuration.connectTimeout))
+                .channelOption(.socketOption(.tcp_nodelay), value: 1)
+                .channelInitializer { ch in
+                    ch.eventLoop.makeCompletedFuture {
+                        let ops = ch.pipeline.syncOperations
+                        try ops.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil))
+                        try ops.addHandler(ByteToMessageHandler(CastMessageDecoder()))
+                        try ops.addHandler(MessageToByteHandler(CastMessageEncoder()))
+                        try ops.addHandler(CastBridgeHandler(input: input, handshake: handshake))
+                    }
+                }
+                .connect(host: device.host, port: device.port).get()
+        } catch {
+            handshake.fail(error)
+            throw .connectionFailed(device: device.description, reason: describe(error))
+        }
+        do {
+            try await withDeadline(configuration.connectTimeout) { try await handshake.futureResult.get() }
+        } catch {
+            try? await channel.close()
+            if error is DeadlineExceeded {
+                throw .tlsFailed(device: device.description, reason: "no TLS handshake within \(DisconnectReason.format(configuration.connectTimeout.seconds)) s")
+            }
+            throw .tlsFailed(device: device.description, reason: describe(error))
+        }
+        let der: [UInt8]? = try? await channel.nioSSL_peerCertificate().get()?.toDERBytes()
+        do {
+            try await configuration.certificatePolicy.verify(certificateDER: der, device: device)
+        } catch {
+            try? await channel.close()
+            throw error
+        }
+        let connection = CastConnection(channel: channel, device: device, configuration: configuration, onMessage: onMessage, onClose: onClose)
+        await connection.start(stream)
+        try await connection.connectVirtual(to: CastEndpoint.receiver)
+        return connection
+    }
+
+    private init(
+        channel: any Channel, device: DeviceAddress, configuration: CastClientConfiguration,
+        onMessage: @escaping @Sendable (InboundMessage) async -> Void, onClose: @escaping @Sendable (DisconnectReason) async -> Void
+    ) {
+        self.channel = channel
+        self.device = device
+        self.senderID = configuration.senderID
+        self.configuration = configuration
+        self.onMessage = onMessage
+        self.onClose = onClose
+        var logger = configuration.logger
+        logger[metadataKey: "cast.device"] = "\(device)"
+        self.logger = logger
+    }
+
+    private func start(_ stream: AsyncStream<ConnectionInput>) {
+        logger.debug("connected")
+        lastHeard = .now
+        lastPing = .now
+        tasks.append(Task { [weak self] in
+            for await input in stream {
+                guard let self else { return }
+                await self.process(input)
+            }
+        })
+        tasks.append(Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                guard let self, await self.heartbeatTick() else { return }
+            }
+        })
+    }
+
+    /// True while the link is up.
+    public var isOpen: Bool { closeReason == nil }
+
+    /// Why the link ended, once it has.
+    public var disconnectReason: DisconnectReason? { closeReason }
+
+    // MARK: sending
+
+    /// Sends one message as is.
+    public func send(_ message: CastMessage) async throws(CastClientError) {
+        if let closeReason { throw .connectionLost(closeReason) }
+        logger.trace("send", metadata: ["cast.message": "\(message)"])
+        do {
+            try await channel.writeAndFlush(message).get()
+        } catch {
+            let reason = closeReason ?? .networkError(Self.describe(error))
+            throw .connectionLost(reason)
+        }
+    }
+
+    /// Sends a JSON message of a namespace family from our sender id.
+    public func send<M: CastJSONMessage>(_ message: M, to destination: String) async throws(CastClientError) {
+        try await send(CastMessage(source: senderID, destination: destination, message))
+    }
+
+    /// Opens a virtual connection to `destination` (`receiver-0` or an app's transport id).
+    public func connectVirtual(to destination: String) async throws(CastClientError) {
+        let connect = ConnectRequest(
+            userAgent: "CastDeck", connType: 0, origin: [:],
+            senderInfo: SenderInfo(sdkType: 2, version: "1.0", platform: 6, connectionType: 1, systemVersion: "Linux"))
+        try await send(ConnectionMessage.connect(connect), to: destination)
+        virtualConnections.insert(destination)
+    }
+
+    /// Closes a virtual connection (the app keeps running).
+    public func closeVirtual(to destination: String) async {
+        guard virtualConnections.remove(destination) != nil else { return }
+        try? await send(ConnectionMessage.close(CloseMessage(reasonCode: 5, origin: [:])), to: destination)
+    }
+
+    /// Whether a virtual connection to `destination` is open.
+    public func hasVirtualConnection(to destination: String) -> Bool { virtualConnections.contains(destination) }
+
+    /// Sends a request with a fresh request id and waits for the reply carrying that id
+    /// (or, when `match` is given, any message it accepts).
+    /// - Parameters:
+    ///   - label: what the request is called in errors ("LAUNCH", "SEEK", …).
+    ///   - timeout: nil = the configured request timeout.
+    public func request<M: CastJSONMessage>(
+        _ label: String, to destination: String, timeout: Duration? = nil,
+        match: (@Sendable (NamespacedMessage) -> Bool)? = nil, _ make: @Sendable (Int) -> M
+    ) async throws(CastClientError) -> NamespacedMessage {
+        if let closeReason { throw .connectionLost(closeReason) }
+        let id = ids.next()
+        let message = CastMessage(source: senderID, destination: destination, make(id))
+        let limit = timeout ?? configuration.requestTimeout
+        do {
+            return try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (c: CheckedContinuation<NamespacedMessage, any Error>) in
+                    let timer = Task { [weak self] in
+                        try? await Task.sleep(for: limit)
+                        if Task.isCancelled { return }
+                        await self?.expire(id)
+                    }
+                    pending[id] = Pending(label: label, continuation: c, match: match, timeout: timer, limit: limit.seconds)
+                    Task { await self.transmit(message, id: id) }
+                }
+            } onCancel: {
+                Task { await self.cancelPending(id) }
+            }
+        } catch let e as CastClientError {
+            throw e
+        } catch {
+            throw .connectionLost(.networkError("request cancelled"))
+        }
+    }
+
+    private func transmit(_ message: CastMessage, id: Int) async {
+        do {
+            try await send(message)
+        } catch {
+            fail(id, error)
+        }
+    }
+
+    private func expire(_ id: Int) {
+        guard let p = pending[id] else { return }
+        fail(id, .timeout(request: p.label, device: device.description, seconds: p.limit))
+    }
+
+    private func cancelPending(_ id: Int) {
+        guard let p = pending.removeValue(forKey: id) else { return }
+        p.timeout?.cancel()
+        p.continuation.resume(throwing: CancellationError())
+    }
+
+    private func fail(_ id: Int, _ error: CastClientError) {
+        guard let p = pending.removeValue(forKey: id) else { return }
+        p.timeout?.cancel()
+        p.continuation.resume(throwing: error)
+    }
+
+    // MARK: receiving
+
+    private func process(_ input: ConnectionInput) async {
+        switch input {
+        case .closed(let reason):
+            await finish(reason)
+        case .message(let raw):
+            await handle(raw)
+        }
+    }
+
+    private func handle(_ raw: CastMessage) async {
+        if closeReason != nil { return }
+        let decoded: Result<NamespacedMessage, CastProtocolError>
+        do {
+            decoded = .success(try raw.decoded())
+        } catch {
+            decoded = .failure(error)
+        }
+        if case .success(.heartbeat(let hb)) = decoded {
+            logger.trace("receive", metadata: ["cast.message": "\(raw)"])
+            switch hb {
+            case .ping:
+                try? await send(HeartbeatMessage.pong, to: raw.sourceID)
+            case .pong, .unknown:
+                lastHeard = .now
+            }
+            return
+        }
+        lastHeard = .now
+        logger.trace("receive", metadata: ["cast.message": "\(raw)"])
+        if case .success(.connection(.close)) = decoded {
+            virtualConnections.remove(raw.sourceID)
+        }
+        await onMessage(InboundMessage(raw: raw, decoded: decoded))
+        switch decoded {
+        case .success(let message):
+            resolve(message)
+        case .failure(let error):
+            logger.warning("unreadable message", metadata: ["cast.error": "\(error)", "cast.namespace": "\(raw.namespace)"])
+            // If the broken reply names a request we wait for, fail that request now instead of timing out.
+            if case .string(let text) = raw.payload,
+                let json = try? CastJSON.decode(JSONValue.self, from: text, namespace: raw.namespace),
+                let id = json["requestId"]?.intValue, let p = pending[id]
+            {
+                fail(id, .malformedReply(request: p.label, reason: error.description))
+            }
+        }
+    }
+
+    private func resolve(_ message: NamespacedMessage) {
+        let id: Int?
+        switch message {
+        case .receiver(let m): id = m.requestId
+        case .media(let m): id = m.requestId
+        default: id = nil
+        }
+        if let id, id != RequestID.unsolicited, let p = pending.removeValue(forKey: id) {
+            p.timeout?.cancel()
+            p.continuation.resume(returning: message)
+            return
+        }
+        for (key, p) in pending where p.match?(message) == true {
+            pending[key] = nil
+            p.timeout?.cancel()
+            p.continuation.resume(returning: message)
+        }
+    }
+
+    /// Returns false once the link is closed.
+    private func heartbeatTick() async -> Bool {
+        guard closeReason == nil else { return false }
+        let now = ContinuousClock.now
+        if now - lastHeard >= configuration.heartbeatTimeout {
+            logger.info("heartbeat lost")
+            await close(reason: .heartbeatTimeout(seconds: configuration.heartbeatTimeout.seconds))
+            return false
+        }
+        if now - lastPing >= configuration.heartbeatInterval {
+            lastPing = now
+            try? await send(CastMessage(source: CastEndpoint.sender, destination: CastEndpoint.receiver, HeartbeatMessage.ping))
+        }
+        return true
+    }
+
+    // MARK: closing
+
+    /// Closes the link (CLOSE on every virtual connection first). Pending requests fail with `connectionLost(.closedByUser)`.
+    public func close() async {
+        guard closeReason == nil else { return }
+        for destination in virtualConnections.sorted(by: { a, _ in a != CastEndpoint.receiver }) {
+            await closeVirtual(to: destination)
+        }
+        await close(reason: .closedByUser)
+    }
+
+    private func close(reason: DisconnectReason) async {
+        guard closeReason == nil else { return }
+        await finish(reason)
+        try? await channel.close()
+    }
+
+    private func finish(_ reason: DisconnectReason) async {
+        guard closeReason == nil else { return }
+        closeReason = reason
+        logger.debug("disconnected", metadata: ["cast.reason": "\(reason)"])
+        for t in tasks { t.cancel() }
+        let waiting = pending
+        pending = [:]
+        for (_, p) in waiting {
+            p.timeout?.cancel()
+            p.continuation.resume(throwing: CastClientError.connectionLost(reason))
+        }
+        await onClose(reason)
+        if reason != .closedByUser { try? await channel.close() }
+    }
+
+    static func describe(_ error: any Error) -> String { CastClient.describe(error) }
+}
+
+func describe(_ error: any Error) -> String {
+    switch error {
+    case let e as IOError: return e.description
+    case let e as NIOConnectionError:
+        if let first = e.connectionErrors.first { return describe(first.error) }
+        if let dns = e.dnsAAAAError ?? e.dnsAError { return "the name could not be resolved (\(dns))" }
+        return "connection failed"
+    case ChannelError.connectTimeout(let t): return "no answer within \(DisconnectReason.format(Double(t.nanoseconds) / 1e9)) s"
+    case ChannelError.eof: return "the device closed the connection"
+    case let e as NIOSSLError: return "\(e)"
+    case let e as CastClientError: return e.description
+    default: return "\(error)"
+    }
+}
+
+struct DeadlineExceeded: Error {}
+
+/// Runs `operation`, throwing `DeadlineExceeded` if it does not finish within `limit`.
+func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await operation() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            throw DeadlineExceeded()
+        }
+        defer { group.cancelAll() }
+        guard let first = try await group.next() else { throw DeadlineExceeded() }
+        return first
+    }
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CastProtocol
+import Synchronization
+
+/// Controls the media of a session's app, like the Cast SDK's GCKRemoteMediaClient.
+///
+/// Every command is sent to the app's transport id and completes with the receiver's
+/// answer: the new `MediaStatus`, or a typed `CastClientError`. Commands that the latest
+/// status's `supportedMediaCommands` does not allow fail at once with `.commandNotSupported`.
+///
+/// Observers: `statusUpdates()` yields every change of the media status, whoever caused it;
+/// `metadataUpdates()` yields only when the media information changes (title, tracks,
+/// text-track style, …). So a text-style change reaches both, an active-track change only
+/// the status stream.
+public actor RemoteMediaClient {
+    private struct Snapshot {
+        var status: MediaStatus?
+        var receivedAt: ContinuousClock.Instant = .now
+    }
+    private var connection: CastConnection?
+    private var transportID: String?
+    private let snapshot = Mutex(Snapshot())
+    private let statusBroadcast = Broadcast<MediaStatus?>(initial: .some(nil))
+    private let metadataBroadcast = Broadcast<MediaInformation?>(initial: .some(nil))
+    private let requestTimeout: Duration?
+
+    init(requestTimeout: Duration? = nil) {
+        self.requestTimeout = requestTimeout
+    }
+
+    // MARK: observing
+
+    /// The latest media status (nil when nothing is loaded or no session is joined).
+    public nonisolated var status: MediaStatus? { snapshot.withLock { $0.status } }
+
+    /// The media being played, merged from earlier statuses when the receiver left it out.
+    public nonisolated var mediaInformation: MediaInformation? { status?.effectiveMedia }
+
+    /// Every change of the media status: the current value first, then each new one.
+    public nonisolated func statusUpdates() -> AsyncStream<MediaStatus?> { statusBroadcast.stream() }
+
+    /// Every change of the media information (metadata, tracks, text style, ad breaks):
+    /// the current value first, then each new one.
+    public nonisolated func metadataUpdates() -> AsyncStream<MediaInformation?> { metadataBroadcast.stream() }
+
+    /// The stream position now, in seconds, interpolated from the last status: while
+    /// PLAYING it advances by `playbackRate` per second since that status arrived
+    /// (clamped to the duration); in any other state it is the reported position.
+    public nonisolated func approximateStreamPosition(at now: ContinuousClock.Instant = .now) -> Double? {
+        let s = snapshot.withLock { $0 }
+        return Self.interpolate(s.status, receivedAt: s.receivedAt, now: now)
+    }
+
+    static func interpolate(_ status: MediaStatus?, receivedAt: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Double? {
+        guard let status, let time = status.currentTime else { return nil }
+        guard status.playerState == .playing else { return time }
+        let rate = status.playbackRate ?? 1
+        var position = time + rate * max((now - receivedAt).seconds, 0)
+        if let duration = status.effectiveMedia?.duration, duration > 0 { position = min(position, duration) }
+        return max(position, 0)
+    }
+
+    // MARK: wiring (called by CastSession)
+
+    func attach(connection: CastConnection, transportID: String) {
+        self.connection = connection
+        self.transportID = transportID
+    }
+
+    func detach(clearStatus: Bool) {
+        connection = nil
+        transportID = nil
+        if clearStatus { apply(nil) }
+    }
+
+    /// A message from the app on the media namespace.
+    func handle(_ message: MediaMessage) {
+        guard case .mediaStatus(let m) = message else { return }
+        apply(m.status.first)
+    }
+
+    private func apply(_ incoming: MediaStatus?) {
+        let (old, new) = snapshot.withLock { s -> (MediaStatus?, MediaStatus?) in
+            let old = s.status
+            let merged = incoming?.merging(previous: old)
+            s.status = merged
+            s.receivedAt = .now
+            return (old, merged)
+        }
+        if old != new { statusBroadcast.send(new) }
+        if old?.effectiveMedia != new?.effectiveMedia { metadataBroadcast.send(new?.effectiveMedia) }
+    }
+
+    func finish() {
+        statusBroadcast.finish()
+        metadataBroadcast.finish()
+    }
+
+    // MARK: commands
+
+    /// Asks the receiver for the media status.
+    @discardableResult
+    public func requestStatus() async throws(CastClientError) -> MediaStatus? {
+        let sessionID = status?.mediaSessionId
+        return try await send("GET_STATUS") { .getStatus(MediaSessionRequest(requestId: $0, mediaSessionId: sessionID)) }
+    }
+
+    /// Loads and (by default) plays media.
+    /// - Parameters:
+    ///   - startTime: seconds into the media.
+    ///   - activeTrackIDs: tracks to enable; nil = the receiver's default.
+    ///   - playbackRate: initial rate (the simulator accepts 0.5 ... 2).
+    @discardableResult
+    public func load(
+        _ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil, activeTrackIDs: [Int]? = nil,
+        playbackRate: Double? = nil, customData: JSONValue? = nil
+    ) async throws(CastClientError) -> MediaStatus {
+        if let r = playbackRate, !(r > 0) { throw .invalidArgument("The playback rate must be greater than 0 (got \(r)).") }
+        let status = try await send("LOAD") {
+            .load(LoadRequest(requestId: $0, media: media, autoplay: autoplay, currentTime: startTime, activeTrackIds: activeTrackIDs, playbackRate: playbackRate, customData: customData))
+        }
+        guard let status else { throw .loadFailed(reason: "the receiver reported no media after loading", detailedErrorCode: nil) }
+        return status
+    }
+
+    @discardableResult
+    public func play(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "PLAY", needs: [])
+        return try await send("PLAY") { .play(MediaSessionRequest(requestId: $0, mediaSessionId: id, customData: customData)) }
+    }
+
+    @discardableResult
+    public func pause(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "PAUSE", needs: .pause)
+        return try await send("PAUSE") { .pause(MediaSessionRequest(requestId: $0, mediaSessionId: id, customData: customData)) }
+    }
+
+    /// Stops playback and ends the media session (the app keeps running).
+    @discardableResult
+    public func stop(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "STOP", needs: [])
+        return try await send("STOP") { .stop(MediaSessionRequest(requestId: $0, mediaSessionId: id, customData: customData)) }
+    }
+
+    /// Seeks to `position` seconds. `resumeState` nil keeps the play/pause state.
+    @discardableResult
+    public func seek(to position: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
+        guard position.isFinite, position >= 0 else { throw .invalidArgument("A seek position must be 0 or more seconds (got \(position)).") }
+        let id = try mediaSession(for: "SEEK", needs: .seek)
+        return try await send("SEEK") { .seek(SeekRequest(requestId: $0, mediaSessionId: id, currentTime: position, resumeState: resumeState)) }
+    }
+
+    /// Seeks by `offset` seconds from the current position (negative = back), using the
+    /// protocol's `relativeTime` so the receiver applies it to its own clock.
+    @discardableResult
+    public func seek(by offset: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
+        guard offset.isFinite else { throw .invalidArgument("A seek offset must be a number of seconds.") }
+        let id = try mediaSession(for: "SEEK", needs: .seek)
+        return try await send("SEEK") { .seek(SeekRequest(requestId: $0, mediaSessionId: id, relativeTime: offset, resumeState: resumeState)) }
+    }
+
+    /// Sets the playback rate (1 = normal; the Default Media Receiver allows 0.5 ... 2).
+    @discardableResult
+    public func setPlaybackRate(_ rate: Double) async throws(CastClientError) -> MediaStatus? {
+        guard rate.isFinite, rate > 0 else { throw .invalidArgument("The playback rate must be greater than 0 (got \(rate)).") }
+        let id = try mediaSession(for: "SET_PLAYBACK_RATE", needs: .playbackRate)
+        return try await send("SET_PLAYBACK_RATE") { .setPlaybackRate(SetPlaybackRateRequest(requestId: $0, mediaSessionId: id, playbackRate: rate)) }
+    }
+
+    /// Enables exactly these tracks; an empty list turns every track off.
+    @discardableResult
+    public func setActiveTrackIDs(_ ids: [Int]) async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "EDIT_TRACKS_INFO", needs: .editTracks)
+        return try await send("EDIT_TRACKS_INFO") { .editTracksInfo(EditTracksInfoRequest(requestId: $0, mediaSessionId: id, activeTrackIds: ids)) }
+    }
+
+    /// Changes how text tracks are drawn.
+    @discardableResult
+    public func setTextTrackStyle(_ style: TextTrackStyle) async throws(CastClientError) -> MediaStatus? {
+        for color in [style.foregroundColor, style.backgroundColor, style.edgeColor, style.windowColor].compactMap({ $0 }) {
+            guard CastColor(hex: color) != nil else { throw .invalidArgument("“\(color)” is not a color: write #RRGGBBAA or #RRGGBB.") }
+        }
+        if let s = style.fontScale, !(s > 0) { throw .invalidArgument("The font scale must be greater than 0 (got \(s)).") }
+        let id = try mediaSession(for: "EDIT_TRACKS_INFO", needs: .editTracks)
+        return try await send("EDIT_TRACKS_INFO") { .editTracksInfo(EditTracksInfoRequest(requestId: $0, mediaSessionId: id, textTrackStyle: style)) }
+    }
+
+    /// Skips the playing ad clip (the receiver refuses before `whenSkippable`).
+    @discardableResult
+    public func skipAd() async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "SKIP_AD", needs: .skipAd)
+        return try await send("SKIP_AD") { .skipAd(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
+    }
+
+    /// Replaces whatever plays with a queue of items.
+    @discardableResult
+    public func queueLoad(_ items: [QueueItem], startIndex: Int = 0, repeatMode: RepeatMode = .off, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
+        guard !items.isEmpty else { throw .invalidArgument("A queue needs at least one item.") }
+        guard items.indices.contains(startIndex) else { throw .invalidArgument("The start index \(startIndex) is outside the queue of \(items.count) items.") }
+        let clean = items.map { var i = $0; i.itemId = nil; return i }
+        return try await send("QUEUE_LOAD") { .queueLoad(QueueLoadRequest(requestId: $0, items: clean, startIndex: startIndex, repeatMode: repeatMode, currentTime: startTime)) }
+    }
+
+    /// Inserts items before the item `beforeItemID` (nil = at the end).
+    @discardableResult
+    public func queueInsert(_ items: [QueueItem], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
+        guard !items.isEmpty else { throw .invalidArgument("Give at least one item to insert.") }
+        let id = try mediaSession(for: "QUEUE_INSERT", needs: [])
+        let clean = items.map { var i = $0; i.itemId = nil; return i }
+        return try await send("QUEUE_INSERT") { .queueInsert(QueueInsertRequest(requestId: $0, mediaSessionId: id, items: clean, insertBefore: beforeItemID)) }
+    }
+
+    /// Removes items from the queue.
+    @discardableResult
+    public func queueRemove(_ itemIDs: [Int]) async throws(CastClientError) -> MediaStatus? {
+        guard !itemIDs.isEmpty else { throw .invalidArgument("Give at least one item id to remove.") }
+        let id = try mediaSession(for: "QUEUE_REMOVE", needs: [])
+        return try await send("QUEUE_REMOVE") { .queueRemove(QueueItemsRequest(requestId: $0, mediaSessionId: id, itemIds: itemIDs)) }
+    }
+
+    @discardableResult
+    public func queueNext() async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "QUEUE_NEXT", needs: .queueNext)
+        return try await send("QUEUE_NEXT") { .queueNext(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
+    }
+
+    @discardableResult
+    public func queuePrev() async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "QUEUE_PREV", needs: .queuePrev)
+        return try await send("QUEUE_PREV") { .queuePrev(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
+    }
+
+    /// Makes `itemID` the current item.
+    @discardableResult
+    public func queueJump(to itemID: Int, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "QUEUE_UPDATE", needs: [])
+        return try await send("QUEUE_UPDATE") { .queueUpdate(QueueUpdateRequest(requestId: $0, mediaSessionId: id, currentItemId: itemID, currentTime: startTime)) }
+    }
+
+    /// Sets the stream volume (0 ... 1), not the device volume.
+    @discardableResult
+    public func setStreamVolume(_ level: Double) async throws(CastClientError) -> MediaStatus? {
+        guard level.isFinite, (0...1).contains(level) else { throw .invalidArgument("A volume must be between 0 and 1 (got \(level)).") }
+        let id = try mediaSession(for: "SET_VOLUME", needs: .streamVolume)
+        return try await send("SET_VOLUME") { .setVolume(SetVolumeRequest(requestId: $0, mediaSessionId: id, volume: Volume(level: level))) }
+    }
+
+    /// Mutes or unmutes the stream.
+    @discardableResult
+    public func setStreamMuted(_ muted: Bool) async throws(CastClientError) -> MediaStatus? {
+        let id = try mediaSession(for: "SET_VOLUME", needs: .streamMute)
+        return try await send("SET_VOLUME") { .setVolume(SetVolumeRequest(requestId: $0, mediaSessionId: id, volume: Volume(muted: muted))) }
+    }
+
+    // MARK: plumbing
+
+    private func mediaSession(for command: String, needs: MediaCommands) throws(CastClientError) -> Int {
+        guard connection != nil else { throw .notConnected }
+        guard let status, status.playerState != .idle || status.media != nil else { throw .noMediaSession }
+        if !needs.isEmpty, let supported = status.supportedMediaCommands, !supported.contains(needs) {
+            throw .commandNotSupported(command: command)
+        }
+        return status.mediaSessionId
+    }
+
+    private func send(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
+        guard let connection, let transportID else { throw .notConnected }
+        let reply = try await connection.request(label, to: transportID, timeout: requestTimeout, make)
+        guard case .media(let message) = reply else { throw .unexpectedReply(request: label, type: "\(reply)") }
+        switch message {
+        case .mediaStatus(let m):
+            // Already applied through `handle` (replies pass there first); return the merged value.
+            return m.status.isEmpty ? nil : status
+        case .invalidPlayerState: throw .invalidPlayerState(command: label)
+        case .loadFailed(let e): throw .loadFailed(reason: e.reason?.rawValue, detailedErrorCode: e.detailedErrorCode)
+        case .loadCancelled: throw .loadCancelled
+        case .invalidRequest(let e): throw .invalidRequest(command: label, reason: e.reason?.rawValue)
+        case .error(let e): throw .mediaError(command: label, reason: e.reason?.rawValue)
+        default: throw .unexpectedReply(request: label, type: message.type)
+        }
+    }
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import ArgumentParser
+import CastClient
+import CastProtocol
+import Foundation
+
+/// `castctl cast URL`: launch (or join) the Default Media Receiver or another app and load media.
+struct CastCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cast",
+        abstract: "Play a URL on the device.",
+        discussion: """
+            Joins the app when it already runs on the device, launches it otherwise, then loads the media.
+            Example: castctl cast --device 192.168.1.20 https://example.com/movie.mp4 --title "Movie" \\
+                       --subtitle https://example.com/en.vtt,en,English --start 60
+            """)
+
+    @OptionGroup var options: ClientOptions
+
+    @Argument(help: "The media URL.")
+    var url: String
+
+    @Option(help: "The title to show.")
+    var title: String?
+
+    @Option(
+        name: .customLong("subtitle"),
+        help: ArgumentHelp("A WebVTT subtitle track (repeatable): URL[,LANGUAGE[,NAME]].", valueName: "URL[,lang[,name]]"))
+    var subtitles: [String] = []
+
+    @Option(help: ArgumentHelp("An image URL for the poster.", valueName: "URL"))
+    var poster: String?
+
+    @Option(name: .customLong("content-type"), help: "The MIME type (guessed from the URL when omitted).")
+    var contentType: String?
+
+    @Option(
+        name: .customLong("ad-breaks"),
+        help: ArgumentHelp("A JSON file with `breaks` and `breakClips` arrays, as on the wire.", valueName: "FILE.json"))
+    var adBreaks: String?
+
+    @Option(help: ArgumentHelp("Start this many seconds in.", valueName: "SECONDS"))
+    var start: Double?
+
+    @Option(help: ArgumentHelp("Initial playback rate.", valueName: "R"))
+    var rate: Double?
+
+    @Option(help: ArgumentHelp("Receiver app id (default: the Default Media Receiver CC1AD845).", valueName: "APPID"))
+    var app: String = CastAppID.defaultMediaReceiver
+
+    func validate() throws {
+        guard URL(string: url)?.scheme != nil else { throw ValidationError("“\(url)” is not a URL (e.g. https://example.com/movie.mp4).") }
+        for s in subtitles { _ = try Self.track(s, id: 1) }
+        if let start, !(start >= 0) { throw ValidationError("--start must be 0 or more seconds.") }
+        if let rate, !(rate > 0) { throw ValidationError("--rate must be greater than 0.") }
+        guard app.count == 8, app.allSatisfy(\.isHexDigit) else { throw ValidationError("--app must be an 8-character hexadecimal app id.") }
+    }
+
+    static func track(_ spec: String, id: Int) throws -> MediaTrack {
+        let parts = spec.split(separator: ",", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+        guard let url = parts.first, !url.isEmpty, URL(string: url)?.scheme != nil else {
+            throw ValidationError("“\(spec)” is not URL[,LANGUAGE[,NAME]] for --subtitle.")
+        }
+        let language = parts.count > 1 && !parts[1].isEmpty ? parts[1] : "en"
+        let name = parts.count > 2 && !parts[2].isEmpty ? parts[2] : language
+        return MediaTrack(trackId: id, type: .text, subtype: .subtitles, trackContentId: url, trackContentType: "text/vtt", name: name, language: language)
+    }
+
+    static func guessContentType(_ url: String) -> String {
+        let ext = (URL(string: url)?.pathExtension ?? "").lowercased()
+        switch ext {
+        case "mp4", "m4v": return "video/mp4"
+        case "webm": return "video/webm"
+        case "mkv": return "video/x-matroska"
+        case "m3u8": return "application/x-mpegURL"
+        case "mpd": return "application/dash+xml"
+        case "mp3": return "audio/mpeg"
+        case "m4a", "aac": return "audio/mp4"
+        case "ogg", "oga": return "audio/ogg"
+        case "flac": return "audio/flac"
+        case "wav": return "audio/wav"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "png": return "image/png"
+        default: return "video/mp4"
+        }
+    }
+
+    struct AdBreakFile: Decodable {
+        var breaks: [AdBreak]
+        var breakClips: [AdBreakClip]
+    }
+
+    func mediaInformation() throws -> MediaInformation {
+        var tracks: [MediaTrack] = []
+        for (i, s) in subtitles.enumerated() { tracks.append(try Self.track(s, id: i + 1)) }
+        var metadata = MediaMetadata(metadataType: .generic, title: title ?? URL(string: url)?.lastPathComponent)
+        if let poster { metadata.images = [CastImage(url: poster)] }
+        var media = MediaInformation(
+            contentId: url, contentUrl: url, streamType: .buffered, contentType: contentType ?? Self.guessContentType(url),
+            metadata: metadata, tracks: tracks.isEmpty ? nil : tracks)
+        if let adBreaks {
+            let data: Data
+            do {
+                data = try Data(contentsOf: URL(fileURLWithPath: adBreaks))
+            } catch {
+                throw CommandFailure("Cannot read the ad-breaks file \(adBreaks): \(error.localizedDescription)")
+            }
+            do {
+                let file = try CastJSON.decode(AdBreakFile.self, from: data, namespace: adBreaks)
+                media.breaks = file.breaks
+                media.breakClips = file.breakClips
+            } catch {
+                throw CommandFailure("The ad-breaks file \(adBreaks) is not valid: it must be a JSON object with `breaks` and `breakClips` arrays (\(error.description)).")
+            }
+        }
+        return media
+    }
+
+    func run() async throws {
+        let media = try mediaInformation()
+        let device = try await options.target.resolve()
+        let (start, rate, app) = (start, rate, app)
+        let report = try await options.withSession { session in
+            try await session.start(appID: app)
+            try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)
+            return StatusReport(device: device.name, session: session, info: await session.sessionInfo)
+        }
+        options.emit(json: report, text: Output.mediaLine(report.media, position: report.position))
+    }
+}

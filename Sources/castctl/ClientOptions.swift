@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import ArgumentParser
+import CastClient
+import CastProtocol
+import Foundation
+import Logging
+
+/// The options every device subcommand takes: --device, --json, --timeout, -v.
+struct ClientOptions: ParsableArguments {
+    @OptionGroup var target: DeviceOption
+
+    @Flag(name: .long, help: "Print machine-readable JSON.")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Seconds to wait for each answer from the device.", valueName: "SECONDS"))
+    var timeout: Double = 10
+
+    @Flag(name: .customShort("v"), help: "Trace every protocol message on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+    }
+
+    /// Runs `body` with a session on the chosen device, reporting any error as one line and exit 1.
+    func withSession<T: Sendable>(reconnect: Bool = false, _ body: (CastSession) async throws -> T) async throws -> T {
+        Self.bootstrapLogging(verbose: verbose)
+        let device = try await target.resolve()
+        var configuration = CastClientConfiguration()
+        configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
+        configuration.connectTimeout = .milliseconds(Int64(timeout * 1000))
+        if !reconnect { configuration.reconnect = .disabled }
+        var logger = Logger(label: "castctl.protocol")
+        logger.logLevel = verbose ? .trace : .warning
+        configuration.logger = logger
+        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration)
+        do {
+            let result = try await body(session)
+            await session.disconnect()
+            return result
+        } catch let error as CastClientError {
+            await session.disconnect()
+            throw CommandFailure(error.description)
+        } catch {
+            await session.disconnect()
+            throw error
+        }
+    }
+
+    /// Joins the app running on the device, or fails with a hint to cast something.
+    func joinMedia(_ session: CastSession) async throws {
+        do {
+            try await session.join()
+        } catch CastClientError.noRunningApp(let d) {
+            throw CommandFailure("Nothing is playing on \(d): start something with `castctl cast URL`.")
+        }
+        if session.media.status == nil { throw CommandFailure(CastClientError.noMediaSession.description) }
+    }
+
+    private nonisolated(unsafe) static var bootstrapped = false
+    static func bootstrapLogging(verbose: Bool) {
+        guard !bootstrapped else { return }
+        bootstrapped = true
+        LoggingSystem.bootstrap { label in
+            var h = StreamLogHandler.standardError(label: label)
+            h.logLevel = verbose ? .trace : .warning
+            return h
+        }
+    }
+
+    // MARK: output
+
+    func emit<T: Encodable>(json value: T, text: @autoclosure () -> String) {
+        if json {
+            print(Output.json(value))
+        } else {
+            let t = text()
+            if !t.isEmpty { print(t) }
+        }
+    }
+}
+
+/// Formatting shared by the subcommands.
+enum Output {
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return "null" }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func seconds(_ s: Double?) -> String {
+        guard let s, s.isFinite else { return "--:--" }
+        let total = Int(s.rounded(.down))
+        let h = total / 3600, m = (total % 3600) / 60, sec = total % 60
+        return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
+    }
+
+    static func number(_ d: Double) -> String {
+        d == d.rounded() ? String(Int(d)) : String(format: "%g", d)
+    }
+
+    /// One line: state, position/duration, rate, title.
+    static func mediaLine(_ status: MediaStatus?, position: Double?) -> String {
+        guard let status else { return "No media loaded." }
+        var parts = [status.playerState.rawValue]
+        if status.playerState == .idle, let r = status.idleReason { parts[0] += " (\(r.rawValue))" }
+        parts.append("\(seconds(position ?? status.currentTime)) / \(seconds(status.effectiveMedia?.duration))")
+        if let rate = status.playbackRate, rate != 1 { parts.append("×\(number(rate))") }
+        if let b = status.breakStatus {
+            parts.append("ad \(b.breakClipId ?? b.breakId ?? "?") \(seconds(b.currentBreakClipTime))")
+        }
+        if let title = status.effectiveMedia?.metadata?.displayTitle { parts.append("“\(title)”") }
+        return parts.joined(separator: "  ")
+    }
+}
+
+/// What `status`, `watch` and the media commands print with --json.
+struct StatusReport: Encodable {
+    var device: String
+    var state: String
+    var session: SessionInfo?
+    var receiver: ReceiverStatus?
+    var media: MediaStatus?
+    /// Interpolated position in seconds.
+    var position: Double?
+
+    init(device: String, session: CastSession, info: SessionInfo?) {
+        self.device = device
+        self.state = session.state.description
+        self.session = info
+        self.receiver = session.receiverStatus
+        self.media = session.media.status
+        self.position = session.media.approximateStreamPosition()
+    }
+}

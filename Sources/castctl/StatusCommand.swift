@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import ArgumentParser
+import CastClient
+import CastProtocol
+
+/// `castctl status`: the device, its running app and what plays.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status", abstract: "Show the device's volume, running app and media status.")
+
+    @OptionGroup var options: ClientOptions
+
+    func run() async throws {
+        let device = try await options.target.resolve()
+        let report = try await options.withSession { session in
+            let status = try await session.connect()
+            var info: SessionInfo?
+            if let app = status.applications?.first(where: { $0.isIdleScreen != true }) {
+                info = try await session.join(appID: app.appId)
+            }
+            return StatusReport(device: device.name, session: session, info: info)
+        }
+        options.emit(json: report, text: Self.text(report))
+    }
+
+    static func text(_ r: StatusReport) -> String {
+        var lines = ["Device:  \(r.device)"]
+        if let v = r.receiver?.volume {
+            let level = v.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?"
+            lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")")
+        }
+        if let s = r.session {
+            lines.append("App:     \(s.displayName ?? s.appID) (\(s.appID)), session \(s.sessionID)")
+        } else if let idle = r.receiver?.applications?.first {
+            lines.append("App:     \(idle.displayName ?? idle.appId) (idle screen)")
+        } else {
+            lines.append("App:     none")
+        }
+        if r.session != nil {
+            lines.append("Media:   " + Output.mediaLine(r.media, position: r.position))
+            if let m = r.media {
+                if let v = m.volume {
+                    lines.append("Stream:  volume \(v.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?")\(v.muted == true ? " (muted)" : "")")
+                }
+                if let tracks = m.effectiveMedia?.tracks, !tracks.isEmpty {
+                    let active = Set(m.activeTrackIds ?? [])
+                    let list = tracks.map { "\($0.trackId)\(active.contains($0.trackId) ? "*" : "") \($0.language ?? $0.name ?? $0.type.rawValue)" }
+                    lines.append("Tracks:  " + list.joined(separator: ", ") + "  (* = on)")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import ArgumentParser
+import CastClient
+import CastProtocol
+import Foundation
+
+/// `castctl watch`: one line (or JSON object) per status change until Ctrl-C.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch", abstract: "Print every status change (media, device, connection) until interrupted.")
+
+    @OptionGroup var options: ClientOptions
+
+    struct Event: Encodable, Sendable {
+        var event: String
+        var state: String?
+        var media: MediaStatus?
+        var metadata: MediaInformation?
+        var receiver: ReceiverStatus?
+        var position: Double?
+        var warning: String?
+    }
+
+    func run() async throws {
+        let json = options.json
+        let device = try await options.target.resolve()
+        _ = device
+        try await options.withSession(reconnect: true) { session in
+            let status = try await session.connect()
+            if status.applications?.contains(where: { $0.isIdleScreen != true }) == true {
+                try await session.join()
+            }
+            let out: @Sendable (Event, String) -> Void = { e, line in
+                // Unbuffered, so that a pipe reader sees each change at once.
+                FileHandle.standardOutput.write(Data(((json ? Output.json(e) : line) + "\n").utf8))
+            }
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await state in session.stateUpdates() {
+                        out(Event(event: "state", state: state.description), "state: \(state)")
+                    }
+                }
+                group.addTask {
+                    for await media in session.media.statusUpdates() {
+                        let p = session.media.approximateStreamPosition()
+                        out(Event(event: "media", media: media, position: p), "media: " + Output.mediaLine(media, position: p))
+                    }
+                }
+                group.addTask {
+                    for await info in session.media.metadataUpdates() {
+                        let title = info?.metadata?.displayTitle ?? info?.contentId ?? "none"
+                        out(Event(event: "metadata", metadata: info), "metadata: \(title)")
+                    }
+                }
+                group.addTask {
+                    for await r in session.receiverStatusUpdates() {
+                        let app = r.applications?.first.map { $0.displayName ?? $0.appId } ?? "none"
+                        let vol = r.volume?.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?"
+                        out(Event(event: "receiver", receiver: r), "device: app \(app), volume \(vol)\(r.volume?.muted == true ? " (muted)" : "")")
+                    }
+                }
+                group.addTask {
+                    for await w in session.warnings() {
+                        out(Event(event: "warning", warning: w.description), "warning: \(w)")
+                    }
+                }
+                // Joining a session that starts later: when the device launches an app, join it.
+                group.addTask {
+                    for await r in session.receiverStatusUpdates() {
+                        if await session.sessionInfo == nil, r.applications?.contains(where: { $0.isIdleScreen != true }) == true {
+                            _ = try? await session.join()
+                        }
+                    }
+                }
+                await group.waitForAll()
+            }
+        }
+    }
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// Every RemoteMediaClient operation against the simulator, checked by reading the receiver's own status back.
+import CastClient
+import CastProtocol
+import Foundation
+import Testing
+
+@testable import CastClient
+
+@Suite("RemoteMediaClient against the simulated receiver", .serialized, .timeLimit(.minutes(2)))
+struct RemoteMediaClientTests {
+    func withLoaded(_ body: (Simulator, CastSession) async throws -> Void) async throws {
+        let sim = try await Simulator.start()
+        let session = CastSession(device: sim.address, configuration: testConfiguration())
+        do {
+            try await session.start()
+            try await session.media.load(sampleMedia, autoplay: true)
+            try await body(sim, session)
+        } catch {
+            await session.leave()
+            await sim.stop()
+            throw error
+        }
+        await session.leave()
+        await sim.stop()
+    }
+
+    @Test func loadReportsTheMediaAndPlays() async throws {
+        try await withLoaded { sim, session in
+            let remote = try #require(try await sim.media())
+            #expect(remote.effectiveMedia?.contentId == sampleMedia.contentId)
+            #expect(session.media.status?.mediaSessionId == remote.mediaSessionId)
+            #expect(session.media.mediaInformation?.metadata?.title == "Big Buck Bunny")
+            #expect([.playing, .buffering].contains(remote.playerState))
+        }
+    }
+
+    @Test func loadWithStartTimeRateAndTracks() async throws {
+        let sim = try await Simulator.start()
+        let session = CastSession(device: sim.address, configuration: testConfiguration())
+        try await session.start()
+        try await session.media.load(sampleMedia, autoplay: false, startTime: 42, activeTrackIDs: [2], playbackRate: 1.5)
+        let remote = try #require(try await sim.media())
+        #expect(remote.playerState == .paused)
+        #expect(abs((remote.currentTime ?? 0) - 42) < 0.5)
+        #expect(remote.activeTrackIds == [2])
+        #expect(remote.playbackRate == 1.5)
+        await session.leave()
+        await sim.stop()
+    }
+
+    @Test func pausePlayStop() async throws {
+        try await withLoaded { sim, session in
+            try await session.media.pause()
+            #expect(try await sim.media()?.playerState == .paused)
+            #expect(session.media.status?.playerState == .paused)
+            try await session.media.play()
+            #expect(try await sim.media()?.playerState == .playing)
+            try await session.media.stop()
+            let after = try await sim.media()
+            #expect(after == nil || after?.playerState == .idle)
+        }
+    }
+
+    @Test func seekAbsoluteAndRelative() async throws {
+        try await withLoaded { sim, session in
+            try await session.media.pause()
+            try await session.media.seek(to: 120)
+            #expect(abs((try await sim.media()?.currentTime ?? 0) - 120) < 0.5)
+            try await session.media.seek(by: -20)
+            #expect(abs((try await sim.media()?.currentTime ?? 0) - 100) < 0.5)
+            try await session.media.seek(to: 30, resumeState: .playbackStart)
+            #expect(try await sim.media()?.playerState == .playing)
+        }
+    }
+
+    @Test func playbackRate() async throws {
+        try await withLoaded { sim, session in
+            try await session.media.setPlaybackRate(2)
+            #expect(try await sim.media()?.playbackRate == 2)
+            #expect(session.media.status?.playbackRate == 2)
+            // The simulator refuses rates outside 0.5 ... 2 with INVALID_REQUEST.
+            await #expect(throws: CastClientError.self) { try await session.media.setPlaybackRate(3) }
+            #expect(try await sim.media()?.playbackRate == 2)
+        }
+    }
+
+    @Test func activeTracksAndAllOff() async throws {
+        try await withLoaded { sim, session in
+            try await session.media.setActiveTrackIDs([1])
+            #expect(try await sim.media()?.activeTrackIds == [1])
+            try await session.media.setActiveTrackIDs([])
+            #expect((try await sim.media()?.activeTrackIds ?? []).isEmpty)
+            await #expect(throws: CastClientError.self) { try await session.media.setActiveTrackIDs([99]) }
+        }
+    }
+
+    @Test func textTrackStyle() async throws {
+        try await withLoaded { sim, session in
+            let style = TextTrackStyle(foregroundColor: "#FFFF00FF", backgroundColor: "#00000080", edgeType: .outline, fontScale: 1.5, fontStyle: .bold)
+            try await session.media.setTextTrackStyle(style)
+            let remote = try await sim.media()?.effectiveMedia?.textTrackStyle
+            #expect(remote?.foregroundColor == "#FFFF00FF")
+            #expect(remote?.fontScale == 1.5)
+            #expect(remote?.edgeType == .outline)
+            #expect(session.media.mediaInformation?.textTrackStyle?.fontStyle == .bold)
+            await #expect(throws: CastClientError.invalidArgument("“red” is not a color: write #RRGGBBAA or #RRGGBB.")) {
+                try await session.media.setTextTrackStyle(TextTrackStyle(foregroundColor: "red"))
+            }
+        }
+    }
+
+    @Test func streamVolumeAndMute() async throws {
+        try await withLoaded { sim, session in
+            try await session.media.setStreamVolume(0.25)
+            #expect(try await sim.media()?.volume?.level == 0.25)
+            try await session.media.setStreamMuted(true)
+            #expect(try await sim.media()?.volume?.muted == true)
+            try await session.media.setStreamMuted(false)
+            #expect(try await sim.media()?.volume?.muted == false)
+        }
+    }
+
+    @Test func receiverVolumeAndMute() async throws {
+        try await withLoaded { sim, session in
+            try await session.setVolume(0.4)
+            #expect(try await sim.server.receiverStatus().volume?.level == 0.4)
+            try await session.setMuted(true)
+            #expect(try await sim.server.receiverStatus().volume?.muted == true)
+            try await session.setMuted(false)
+            #expect(try await sim.server.receiverStatus().volume?.muted == false)
+        }
+    }
+
+    @Test func adBreakSkip() async throws {
+        let sim = try await Simulator.start()
+        let session = CastSession(device: sim.address, configuration: testConfiguration())
+        try await session.start()
+        var media = sampleMedia
+        media.breaks = [AdBreak(id: "b1", position: 0, breakClipIds: ["c1"], duration: 30)]
+        media.breakClips = [AdBreakClip(id: "c1", title: "Ad", contentId: "https://example.com/ad.mp4", contentType: "video/mp4", duration: 30, whenSkippable: 0)]
+        try await session.media.load(media)
+        try await eventually("the pre-roll to play") { try await sim.media()?.breakStatus != nil }
+        try await session.media.requestStatus()
+        try await session.media.skipAd()
+        try await eventually("the break to end") { try await sim.media()?.breakStatus == nil }
+        await session.leave()
+        await sim.stop()
+    }
+
+    @Test func queueOperations() async throws {
+        let sim = try await Simulator.start()
+        let session = CastSession(device: sim.address, configuration: testConfiguration())
+        try await session.start()
+        let items = (1...3).map { n in
+            QueueItem(media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg", metadata: MediaMetadata(title: "Song \(n)"), duration: 100), autoplay: true)
+        }
+        try await session.media.queueLoad(items, startIndex: 0)
+        var remote = try #require(try await sim.media())
+        let itemIDs = remote.items?.compactMap { $0.itemId }
+        let ids = try #require(itemIDs)
+        #expect(ids.count == 3)
+        #expect(remote.currentItemId == ids[0])
+
+        try await session.media.queueNext()
+        #expect(try await sim.media()?.currentItemId == ids[1])
+        try await session.media.queuePrev()
+        #expect(try await sim.media()?.currentItemId == ids[0])
+        try await session.media.queueJump(to: ids[2])
+        #expect(try await sim.media()?.currentItemId == ids[2])
+
+        let extra = QueueItem(media: MediaInformation(contentId: "https://example.com/4.mp3", contentType: "audio/mpeg", duration: 100))
+        try await session.media.queueInsert([extra])
+        remote = try #require(try await sim.media())
+        #expect(remote.items?.count == 4)
+        #expect(remote.items?.last?.media?.contentId == "https://example.com/4.mp3" || remote.items?.contains { $0.media?.contentId == "https://example.com/4.mp3" } == true)
+
+        try await session.media.queueRemove([ids[0]])
+        remote = try #require(try await sim.media())
+        #expect(remote.items?.contains { $0.itemId == ids[0] } == false)
+        await session.leave()
+        await sim.stop()
+    }
+
+    @Test func unsupportedCommandFailsFastWithoutAsking() async throws {
+        try await withLoaded { sim, session in
+            var limited = try #require(session.media.status)
+            limited.supportedMediaCommands = [.pause]
+            await session.media.handle(.mediaStatus(MediaStatusMessage(requestId: 0, status: [limited])))
+            await #expect(throws: CastClientError.commandNotSupported(command: "SET_PLAYBACK_RATE")) {
+                try await session.media.setPlaybackRate(2)
+            }
+            #expect(try await sim.media()?.playbackRate == 1)
+        }
+    }
+
+    @Test func commandsWithoutMediaFailClearly() async throws {
+        let sim = try await Simulator.start()
+        let session = CastSession(device: sim.address, configuration: testConfiguration())
+        try await session.start()
+        await #expect(throws: CastClientError.noMediaSession) { try await session.media.pause() }
+        await session.leave()
+        let detached = CastSession(device: sim.address, configuration: testConfiguration())
+        await #expect(throws: CastClientError.notConnected) { try await detached.media.play() }
+        await sim.stop()
+    }
+
+    @Test func positionInterpolatesWithRateAndState() {
+        var s = MediaStatus(mediaSessionId: 1, playerState: .playing)
+        s.currentTime = 10
+        s.playbackRate = 2
+        let t0 = ContinuousClock.now
+        #expect(RemoteMediaClient.interpolate(s, receivedAt: t0, now: t0 + .seconds(3)) == 16)
+        s.playerState = .paused
+        #expect(RemoteMediaClient.interpolate(s, receivedAt: t0, now: t0 + .seconds(3)) == 10)
+        s.playerState = .playing
+        s.media = MediaInformation(contentId: "x", duration: 12)
+        #expect(RemoteMediaClient.interpolate(s, receivedAt: t0, now: t0 + .seconds(30)) == 12)
+        #expect(RemoteMediaClient.interpolate(nil, receivedAt: t0, now: t0) == nil)
+    }
+}
