@@ -266,7 +266,7 @@ public final class AppModel {
 
     public static func trackLabel(_ t: MediaTrack) -> String {
         let name = t.name ?? tr("Track {0}", t.trackId)
-        if let lang = t.language, !lang.isEmpty, !(t.name ?? "").contains(lang) { return "\(name) (\(lang))" }
+        if let lang = t.language, !lang.isEmpty, !(t.name ?? "").contains("(") { return "\(name) (\(lang))" }
         return name
     }
 

@@ -146,7 +146,8 @@ public final class MainWindow {
         var sub = d.model
         if let status = d.statusText, !status.isEmpty { sub += " · " + status }
         adw_action_row_set_subtitle(cast(row), sub)
-        Gtk.setAccessibleName(row, d.friendlyName)
+        // libadwaita labels the row by its title, so screen readers (and the tests) find each
+        // row by the device's friendly name; an explicit label would be appended to it.
         let icon = gtk_image_new_from_icon_name(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")!
         adw_action_row_add_prefix(cast(row), icon)
         if d.isGroup {
@@ -172,7 +173,8 @@ public final class MainWindow {
             Gtk.setAccessibleName(button, d.isBusy ? tr("Join {0}", d.friendlyName) : tr("Connect to {0}", d.friendlyName))
             button.on("clicked") { [unowned self] in self.pick(d) }
             adw_action_row_add_suffix(cast(row), button)
-            adw_action_row_set_activatable_widget(cast(row), button)
+            gtk_list_box_row_set_activatable(cast(row), 1)
+            row.on("activated") { [unowned self] in self.pick(d) }
         }
         return row
     }

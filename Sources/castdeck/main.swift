@@ -39,7 +39,8 @@ final class DemoReceiver: @unchecked Sendable {
     func start() async throws -> DeviceInfo {
         var config = ReceiverConfiguration()
         config.host = "127.0.0.1"
-        config.port = 0
+        // CASTDECK_DEMO_PORT pins the port (the GUI tests talk to the same receiver with castctl).
+        config.port = getenv("CASTDECK_DEMO_PORT").flatMap { Int(String(cString: $0)) } ?? 0
         config.friendlyName = tr("Demo Receiver")
         config.model = "CastDeck Simulator"
         let s = CastReceiverServer(configuration: config)
