@@ -297,12 +297,16 @@ final class ExpandedController {
         while let c = gtk_widget_get_first_child(tracksBox) { gtk_box_remove(cast(tracksBox), c) }
         gtk_box_append(cast(tracksBox), Gtk.label(tr("Subtitles"), classes: ["heading"]))
         var group: Widget?
+        // Grouped toggle buttons rather than radio check buttons: GTK 4.8 gives check buttons no
+        // accessible action, so screen readers could read but not choose them.
         func radio(_ label: String, _ active: Bool, _ action: @escaping @MainActor () -> Void) {
-            let b = gtk_check_button_new_with_label(label)!
-            if let group { gtk_check_button_set_group(cast(b), cast(group)) } else { group = b }
-            gtk_check_button_set_active(cast(b), active.gboolean)
+            let b = gtk_toggle_button_new_with_label(label)!
+            gtk_widget_add_css_class(b, "flat")
+            if let l = gtk_button_get_child(cast(b)) { gtk_label_set_xalign(cast(l), 0) }
+            if let group { gtk_toggle_button_set_group(cast(b), cast(group)) } else { group = b }
+            gtk_toggle_button_set_active(cast(b), active.gboolean)
             b.on("toggled") { [unowned self] in
-                guard !self.updating, gtk_check_button_get_active(cast(b)).isTrue else { return }
+                guard !self.updating, gtk_toggle_button_get_active(cast(b)).isTrue else { return }
                 action()
             }
             gtk_box_append(cast(tracksBox), b)
