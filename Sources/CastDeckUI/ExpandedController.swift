@@ -100,7 +100,7 @@ final class ExpandedController {
         var first: Widget?
         for (rate, label, name) in [(0.5, "0.5×", tr("Playback speed 0.5×")), (1.0, "1×", tr("Playback speed 1×")),
                                     (2.0, "2×", tr("Playback speed 2×"))] {
-            let b = gtk_toggle_button_new_with_label(label)!
+            let b = gtk_toggle_button_new_with_label(isolateLTR(label))!
             Gtk.setAccessibleName(b, name)
             gtk_widget_set_tooltip_text(b, name)
             if let first { gtk_toggle_button_set_group(cast(b), cast(first)) } else { first = b }
@@ -239,13 +239,13 @@ final class ExpandedController {
         let pos = model.position
         if d > 0 { gtk_range_set_range(cast(seek), 0, d) }
         if seekDebounce == 0 { gtk_range_set_value(cast(seek), pos) }
-        Gtk.setText(elapsed, formatTime(pos))
-        Gtk.setText(remaining, "-" + formatTime(max(0, d - pos)))
+        Gtk.setText(elapsed, isolateLTR(formatTime(pos)))
+        Gtk.setText(remaining, isolateLTR("\u{2212}" + formatTime(max(0, d - pos))))
         gtk_widget_queue_draw(markers)
 
         if let ad = model.adState {
             Gtk.setVisible(adBanner, true)
-            Gtk.setText(adLabel, tr("Ad {0} of {1} · {2}", ad.clipIndex, ad.clipCount, formatTime(ad.remaining)))
+            Gtk.setText(adLabel, tr("Ad {0} of {1} · {2}", ad.clipIndex, ad.clipCount, isolateLTR(formatTime(ad.remaining))))
             if let n = ad.skippableIn, n > 0 {
                 gtk_button_set_label(cast(skipButton), tr("Skip ad in {0}", Int(n)))
                 Gtk.setSensitive(skipButton, false)
@@ -328,3 +328,6 @@ final class ExpandedController {
         }
     }
 }
+
+/// Keeps times and "2×" in left-to-right order inside right-to-left text (Unicode isolates).
+func isolateLTR(_ s: String) -> String { "\u{2066}" + s + "\u{2069}" }

@@ -30,7 +30,7 @@ final class StyleEditor {
         let win = adw_window_new()!
         window = win
         gtk_window_set_title(cast(win), tr("Subtitle Style"))
-        gtk_window_set_default_size(cast(win), 480, 720)
+        gtk_window_set_default_size(cast(win), 560, 720)
         gtk_window_set_hide_on_close(cast(win), 1)
         if let parent { gtk_window_set_transient_for(cast(win), cast(parent)) }
         let outer = Gtk.box(GTK_ORIENTATION_VERTICAL)
@@ -158,12 +158,15 @@ final class StyleEditor {
             }
             gtk_box_append(cast(box), b)
         }
-        let r = adw_action_row_new()!
-        adw_preferences_row_set_title(cast(r), title)
-        let v = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 6)
-        gtk_widget_set_margin_bottom(v, 8)
+        // Title above the buttons: five choices do not fit beside a title in a narrow window.
+        let r = gtk_list_box_row_new()!
+        gtk_list_box_row_set_activatable(cast(r), 0)
+        let v = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8)
+        Gtk.margins(v, 12)
+        gtk_box_append(cast(v), Gtk.label(title))
+        gtk_widget_set_halign(box, GTK_ALIGN_START)
         gtk_box_append(cast(v), box)
-        adw_action_row_add_suffix(cast(r), v)
+        gtk_list_box_row_set_child(cast(r), v)
         adw_preferences_group_add(cast(group), r)
     }
 

@@ -5,7 +5,7 @@ import Observation
 import XCTest
 
 /// gtk_init_check() may only be called once: after a failure GTK still marks itself initialised.
-nonisolated(unsafe) let gtkAvailable: Bool = gtk_init_check().isTrue
+let gtkAvailable: Bool = gtk_init_check().isTrue
 
 actor Background {
     func hopToMain(_ body: @escaping @MainActor @Sendable () -> Void) {
@@ -18,19 +18,19 @@ final class Counter {
     var value = 0
 }
 
+/// Iterates the default GLib context until `done()` or a hang guard (2 s) expires.
+@MainActor
+func iterate(until done: () -> Bool) {
+    var deadline = 2000
+    while !done() && deadline > 0 {
+        g_main_context_iteration(nil, 0)
+        usleep(1000)
+        deadline -= 1
+    }
+}
+
 /// XCTest runs test methods on the process main thread, which is where GTK and the MainActor live.
 final class MainLoopTests: XCTestCase {
-    /// Iterates the default GLib context until `done()` or a hang guard expires.
-    @MainActor
-    private func iterate(until done: () -> Bool) {
-        var deadline = 2000
-        while !done() && deadline > 0 {
-            g_main_context_iteration(nil, 0)
-            usleep(1000)
-            deadline -= 1
-        }
-    }
-
     func testBridgeRunsMainActorJobsWhileGLibIterates() throws {
         MainActor.assumeIsolated {
             MainQueueBridge.install()
