@@ -114,6 +114,17 @@ let package = Package(
             dependencies: ["CastProtocol"],
             path: "Benchmarks/protocol"
         ),
+        .executableTarget(
+            name: "castdeck-bench-receiver",
+            dependencies: [
+                "CastReceiver",
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Benchmarks/receiver"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import CastProtocol
+import Foundation
 import Logging
 import NIOCore
 import NIOPosix
@@ -59,6 +60,8 @@ public final class CastReceiverServer: Sendable {
         let channel: any Channel
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
+        } catch let error as IOError {
+            throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)).lowercased())
         } catch {
             throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
@@ -89,7 +92,7 @@ public final class CastReceiverServer: Sendable {
     /// Throws ``CastReceiverError/clockNotManual`` on a real clock.
     public func advanceClock(by seconds: Double) async throws {
         guard let clock = configuration.manualClock else { throw CastReceiverError.clockNotManual }
-        guard port != nil else { throw CastReceiverError.notRunning }
+        try ensureRunning()
         let core = self.core
         try await core.loop.submit {
             clock.advance(by: seconds)
@@ -97,14 +100,21 @@ public final class CastReceiverServer: Sendable {
         }.get()
     }
 
+    private func ensureRunning() throws(CastReceiverError) {
+        let running = state.withLock { $0.port != nil && !$0.stopped }
+        guard running else { throw .notRunning }
+    }
+
     /// The receiver's current platform status (what RECEIVER_STATUS would say).
     public func receiverStatus() async throws -> ReceiverStatus {
+        try ensureRunning()
         let core = self.core
         return try await core.loop.submit { core.receiverStatus() }.get()
     }
 
     /// The media status of the running app at the clock's current time (empty if none).
     public func mediaStatus() async throws -> [MediaStatus] {
+        try ensureRunning()
         let core = self.core
         return try await core.loop.submit {
             core.tick()
@@ -114,6 +124,7 @@ public final class CastReceiverServer: Sendable {
 
     /// How many sender sockets are open.
     public func connectionCount() async throws -> Int {
+        try ensureRunning()
         let core = self.core
         return try await core.loop.submit { core.connectionCount }.get()
     }

@@ -410,6 +410,10 @@ final class ReceiverCore: @unchecked Sendable {
     private func sendMediaStatus(_ status: [MediaStatus], requestId: Int?, asker: (SenderConnection, String)?) {
         guard let app = running else { return }
         sendMalformedMediaStatusIfAsked(app)
+        // The copy for everyone but the asker is the same bytes for all: encode it once.
+        let broadcastCopy = CastMessage(
+            source: app.transportId, destination: CastEndpoint.broadcast,
+            MediaMessage.mediaStatus(MediaStatusMessage(requestId: 0, status: status)))
         for c in connections.values where !c.closing {
             let senders = c.senders(connectedTo: app.transportId)
             guard !senders.isEmpty else { continue }
@@ -419,7 +423,7 @@ final class ReceiverCore: @unchecked Sendable {
                     reply(MediaMessage.mediaStatus(MediaStatusMessage(requestId: 0, status: status)), from: app.transportId, to: other, on: c)
                 }
             } else {
-                reply(MediaMessage.mediaStatus(MediaStatusMessage(requestId: 0, status: status)), from: app.transportId, to: CastEndpoint.broadcast, on: c)
+                send(broadcastCopy, to: c)
             }
         }
     }

@@ -141,24 +141,27 @@ final class BadInputAndLoadTests: ReceiverTestCase, @unchecked Sendable {
 
     func testStopsAnsweringPingsAndDropsSilentSenders() async throws {
         try await startServer {
-            $0.faults.stopPongsAfter = .milliseconds(300)
-            $0.heartbeat = HeartbeatPolicy(interval: .milliseconds(200), timeout: .milliseconds(600))
+            $0.faults.stopPongsAfter = .seconds(1)
+            $0.heartbeat = HeartbeatPolicy(interval: .milliseconds(200), timeout: .seconds(2))
         }
         let s = try await sender()
         try await s.send(HeartbeatMessage.ping, to: CastEndpoint.receiver)
         _ = try await s.next("PONG") { $0.utf8?.contains("PONG") == true }
-        // The receiver PINGs a quiet sender.
+        // The receiver PINGs a quiet sender (and this one answers, so it stays).
         _ = try await s.next("the receiver's PING") { $0.utf8?.contains("PING") == true }
-        try await Task.sleep(for: .milliseconds(400))
+        // Well past the fault time: PINGs go unanswered, everything else still works.
+        try await Task.sleep(for: .milliseconds(1200))
         s.clear()
         try await s.send(HeartbeatMessage.ping, to: CastEndpoint.receiver)
-        try await Task.sleep(for: .milliseconds(100))
+        try await s.send(ReceiverMessage.getStatus(ReceiverStatusRequest(requestId: 1)), to: CastEndpoint.receiver)
+        _ = try await s.receiverReply(requestId: 1)
         XCTAssertFalse(s.received.contains { $0.utf8?.contains("PONG") == true }, "PONG sent after the fault time")
 
-        // A sender that never answers is dropped.
+        // A sender that never answers the receiver's PINGs is dropped.
         let mute = try await sender("mute")
         mute.stopAnsweringPings()
         try await mute.waitForClose()
+        XCTAssertTrue(s.channel.isActive, "the answering sender is kept")
     }
 
     func testDelayedRepliesAndMalformedMediaStatus() async throws {
@@ -171,7 +174,8 @@ final class BadInputAndLoadTests: ReceiverTestCase, @unchecked Sendable {
         try await s.send(MediaMessage.getStatus(MediaSessionRequest(requestId: 2, mediaSessionId: nil)), to: t)
         let bad = try await s.next("the malformed MEDIA_STATUS") { $0.namespace == CastNamespace.mediaURN }
         XCTAssertThrowsError(try bad.decoded())
-        XCTAssertEqual(try await s.mediaStatus(requestId: 2).status, [])
+        let empty = try await s.mediaStatus(requestId: 2)
+        XCTAssertEqual(empty.status, [])
         _ = try await load(s, on: t, requestId: 3)
         XCTAssertFalse(s.received.contains { $0.namespace == CastNamespace.mediaURN && (try? $0.decoded()) == nil }, "only one malformed status")
     }

@@ -156,14 +156,15 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         let s = try await sender()
         let t = try await launch(s)
         try await s.send(MediaMessage.getStatus(MediaSessionRequest(requestId: 2, mediaSessionId: nil)), to: t)
-        XCTAssertEqual(try await s.mediaStatus(requestId: 2).status, [])
+        let empty = try await s.mediaStatus(requestId: 2)
+        XCTAssertEqual(empty.status, [])
 
         var media = Self.movie
         media.textTrackStyle = TextTrackStyle(foregroundColor: "#FFFF00FF", fontScale: 1.2)
         var load = LoadRequest(requestId: 3, media: media, autoplay: true, currentTime: 5, activeTrackIds: [1])
         load.mediaSessionId = 77  // pychromecast sends a stale one; it must be ignored
         try await s.send(MediaMessage.load(load), to: t)
-        let st = try XCTUnwrap(try await s.mediaStatus(requestId: 3).status.first)
+        let st = try await s.firstStatus(requestId: 3)
         XCTAssertEqual(st.playerState, .playing)
         XCTAssertEqual(st.currentTime, 5)
         XCTAssertEqual(st.activeTrackIds, [1])
@@ -255,6 +256,9 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         let b = try await sender("sender-b")
         let t = try await launch(a)
         try await b.connect(to: t)
+        // Two sockets have no common order: let b's CONNECT land before a's LOAD.
+        try await b.send(MediaMessage.getStatus(MediaSessionRequest(requestId: 1, mediaSessionId: nil)), to: t)
+        _ = try await b.mediaStatus(requestId: 1)
         let loaded = try await load(a, on: t, requestId: 2)
         let bSawLoad = try await b.mediaStatus(requestId: 0)
         XCTAssertEqual(bSawLoad.status.first?.mediaSessionId, loaded.mediaSessionId)
@@ -297,14 +301,14 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
 
         s.clear()
         try await server.advanceClock(by: 8)  // c2 over: pre-roll watched, content starts at 0
-        let afterPre = try XCTUnwrap(try await s.mediaStatus(requestId: 0).status.first)
+        let afterPre = try await s.firstStatus(requestId: 0)
         XCTAssertNil(afterPre.breakStatus)
         XCTAssertEqual(afterPre.currentTime, 0)
         XCTAssertEqual(afterPre.media?.breaks?.first { $0.id == "pre" }?.isWatched, true)
 
         s.clear()
         try await server.advanceClock(by: 42)  // reaches the mid-roll at 40 after 40 s, 2 s into it
-        let mid = try XCTUnwrap(try await s.mediaStatus(requestId: 0).status.first)
+        let mid = try await s.firstStatus(requestId: 0)
         XCTAssertEqual(mid.breakStatus?.breakId, "mid")
         now = try await status(s, t, requestId: 6, .getStatus(MediaSessionRequest(requestId: 6, mediaSessionId: id)))
         XCTAssertEqual(now.currentTime, 40)
@@ -343,7 +347,7 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         XCTAssertEqual(now.currentTime, 70)
         s.clear()
         try await server.advanceClock(by: 6)
-        let resumed = try XCTUnwrap(try await s.mediaStatus(requestId: 0).status.first)
+        let resumed = try await s.firstStatus(requestId: 0)
         XCTAssertNil(resumed.breakStatus)
         XCTAssertEqual(resumed.currentTime, 90)
         XCTAssertEqual(resumed.media?.breaks?.first { $0.id == "mid2" }?.isWatched, true)
@@ -352,12 +356,12 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         // At 100 the post-roll plays, then the media finishes.
         s.clear()
         try await server.advanceClock(by: 12)
-        let post = try XCTUnwrap(try await s.mediaStatus(requestId: 0).status.first)
+        let post = try await s.firstStatus(requestId: 0)
         XCTAssertEqual(post.breakStatus?.breakId, "post")
         XCTAssertEqual(post.currentTime, 100)
         s.clear()
         try await server.advanceClock(by: 10)
-        let done = try XCTUnwrap(try await s.mediaStatus(requestId: 0).status.first)
+        let done = try await s.firstStatus(requestId: 0)
         XCTAssertEqual(done.playerState, .idle)
         XCTAssertEqual(done.idleReason, .finished)
     }
@@ -372,7 +376,7 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
             QueueItem(media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg", duration: 30), autoplay: true)
         }
         try await s.send(MediaMessage.queueLoad(QueueLoadRequest(requestId: 2, items: [item(1), item(2)], startIndex: 0, repeatMode: .off)), to: t)
-        let st = try XCTUnwrap(try await s.mediaStatus(requestId: 2).status.first)
+        let st = try await s.firstStatus(requestId: 2)
         XCTAssertEqual(st.items?.count, 2)
         let ids = st.items?.compactMap(\.itemId) ?? []
         XCTAssertEqual(st.currentItemId, ids.first)
@@ -389,7 +393,7 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         // The end of item 1 moves on to the next item; the end of the last one finishes.
         s.clear()
         try await server.advanceClock(by: 30)
-        let next = try XCTUnwrap(try await s.mediaStatus(requestId: 0).status.first)
+        let next = try await s.firstStatus(requestId: 0)
         XCTAssertEqual(next.media?.contentId, "https://example.com/3.mp3")
         XCTAssertEqual(next.playerState, .playing)
         try await s.send(MediaMessage.queueNext(MediaSessionRequest(requestId: 7, mediaSessionId: id)), to: t)
@@ -399,5 +403,39 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         XCTAssertEqual(now.repeatMode, .all)
         now = try await status(s, t, requestId: 9, .queueNext(MediaSessionRequest(requestId: 9, mediaSessionId: id)))
         XCTAssertEqual(now.media?.contentId, "https://example.com/1.mp3", "REPEAT_ALL wraps")
+    }
+
+    // MARK: - Real time
+
+    func testRealClockPlaysToTheEnd() async throws {
+        try await startServer {
+            $0.clock = SystemClock()
+            $0.tickInterval = .milliseconds(20)
+        }
+        let s = try await sender()
+        let t = try await launch(s)
+        var short = Self.movie
+        short.duration = 0.3
+        let st = try await load(s, on: t, media: short, requestId: 2)
+        XCTAssertEqual(st.playerState, .playing)
+        let done = try await s.firstStatus(requestId: 0)
+        XCTAssertEqual(done.playerState, .idle)
+        XCTAssertEqual(done.idleReason, .finished)
+        XCTAssertEqual(done.currentTime, 0.3)
+        do {
+            try await server.advanceClock(by: 1)
+            XCTFail("advancing a real clock must be refused")
+        } catch let error as CastReceiverError {
+            XCTAssertEqual(error, .clockNotManual)
+        }
+    }
+
+    func testAppSpecParsing() throws {
+        let app = try ReceiverApp.parse("abcd1234=urn:x-cast:com.example.a,urn:x-cast:com.example.b")
+        XCTAssertEqual(app.appId, "ABCD1234")
+        XCTAssertEqual(app.namespaces, ["urn:x-cast:com.example.a", "urn:x-cast:com.example.b"])
+        for bad in ["ABCD1234", "XYZ=urn:x-cast:a", "ABCD1234=", "ABCD1234=com.example.a", "ABCD1234=urn:x-cast:"] {
+            XCTAssertThrowsError(try ReceiverApp.parse(bad), bad)
+        }
     }
 }

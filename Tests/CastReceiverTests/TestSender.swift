@@ -125,6 +125,14 @@ final class TestSender: Sendable {
         return s
     }
 
+    /// The single status entry of the next MEDIA_STATUS carrying `requestId`.
+    func firstStatus(requestId: Int, timeout: Double = 10) async throws -> MediaStatus {
+        guard let first = try await mediaStatus(requestId: requestId, timeout: timeout).status.first else {
+            throw Timeout(what: "a non-empty MEDIA_STATUS \(requestId)")
+        }
+        return first
+    }
+
     /// The next media-namespace reply carrying `requestId` (status or error).
     func mediaReply(requestId: Int, timeout: Double = 10) async throws -> MediaMessage {
         let m = try await next("media reply \(requestId)", timeout: timeout) { m in
