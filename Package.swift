@@ -103,16 +103,24 @@ let package = Package(
         ),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(
             name: "castproto-fuzz",
-            dependencies: ["CastProtocol"],
+            dependencies: ["CastProtocol", "CLibFuzzer"],
             path: "Fuzz/castproto-fuzz"
+        ),
+        // SET_PLAYBACK_RATE latency through CastClient; driven by Benchmarks/client/run.sh.
+        .executableTarget(
+            name: "castdeck-bench-client",
+            dependencies: ["CastClient", "CastProtocol"],
+            path: "Benchmarks/client/rate-latency"
         ),
         // Benchmarks print figures and compare with a peer in the same run: see Benchmarks/README.md.
         .executableTarget(
             name: "castdeck-bench-protocol",
             dependencies: ["CastProtocol"],
-            path: "Benchmarks/protocol"
+            path: "Benchmarks/protocol",
+            exclude: ["pychromecast_decode.py"]
         ),
         .executableTarget(
             name: "castdeck-bench-receiver",

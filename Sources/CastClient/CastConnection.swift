@@ -38,7 +38,7 @@ public actor CastConnection {
         var label: String
         var continuation: CheckedContinuation<NamespacedMessage, any Error>
         var match: (@Sendable (NamespacedMessage) -> Bool)?
-        var timeout: Task<Void, Never>?
+        var timeout: Scheduled<Void>?
         var limit: Double
     }
 
@@ -194,13 +194,15 @@ public actor CastConnection {
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<NamespacedMessage, any Error>) in
-                    let timer = Task { [weak self] in
-                        try? await Task.sleep(for: limit)
-                        if Task.isCancelled { return }
-                        await self?.expire(id)
+                    // The timer and the write run on the channel's event loop: no extra task per request.
+                    let timer = channel.eventLoop.scheduleTask(in: .init(limit)) { [weak self] in
+                        _ = Task { await self?.expire(id) }
                     }
                     pending[id] = Pending(label: label, continuation: c, match: match, timeout: timer, limit: limit.seconds)
-                    Task { await self.transmit(message, id: id) }
+                    logger.trace("send", metadata: ["cast.message": "\(message)"])
+                    channel.writeAndFlush(message).whenFailure { [weak self] error in
+                        Task { await self?.writeFailed(id, error) }
+                    }
                 }
             } onCancel: {
                 Task { await self.cancelPending(id) }
@@ -212,12 +214,8 @@ public actor CastConnection {
         }
     }
 
-    private func transmit(_ message: CastMessage, id: Int) async {
-        do {
-            try await send(message)
-        } catch {
-            fail(id, error)
-        }
+    private func writeFailed(_ id: Int, _ error: any Error) {
+        fail(id, .connectionLost(closeReason ?? .networkError(Self.describe(error))))
     }
 
     private func expire(_ id: Int) {

@@ -45,11 +45,15 @@ public enum CastJSON {
             let parent = context.codingPath.isEmpty ? "" : " in \(path(context))"
             return "the field “\(key.stringValue)” is missing\(parent)"
         case .typeMismatch(let type, let context):
+            if context.codingPath.isEmpty { return "the payload is not a JSON object" }
             return "\(path(context)) is not \(typeName(type))"
         case .valueNotFound(let type, let context):
             return "\(path(context)) is null where \(typeName(type)) is expected"
         case .dataCorrupted(let context):
-            if context.codingPath.isEmpty { return "the payload is not valid JSON" }
+            if context.codingPath.isEmpty {
+                return context.underlyingError != nil || context.debugDescription.contains("valid JSON")
+                    ? "the payload is not valid JSON" : "the payload is invalid: \(context.debugDescription)"
+            }
             return "\(path(context)) is invalid: \(context.debugDescription)"
         @unknown default:
             return "\(error)"

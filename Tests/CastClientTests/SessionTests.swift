@@ -151,6 +151,8 @@ struct SessionTests {
         try await channel.send(#"{"hello":"cast"}"#)
         try await eventually("the echo") { await events.values.contains(.message(.string(#"{"hello":"cast"}"#))) }
         #expect(await events.values.first == .didConnect)
+        try await channel.send(bytes: [0, 1, 2, 255])
+        try await eventually("the binary echo") { await events.values.contains(.message(.binary([0, 1, 2, 255]))) }
 
         await session.leave()
         #expect(!channel.isConnected)

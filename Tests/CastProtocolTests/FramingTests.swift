@@ -233,7 +233,8 @@ func drain(_ d: inout CastFrameDecoder) throws(CastProtocolError) -> [CastMessag
 
     @Test func neverZeroAndWrapWithin32Bits() {
         let g = RequestIDGenerator(start: RequestID.max - 1)
-        #expect([g.next(), g.next(), g.next()] == [RequestID.max - 1, RequestID.max, 1])
+        let ids: [Int] = [g.next(), g.next(), g.next()]
+        #expect(ids == [RequestID.max - 1, RequestID.max, 1])
         #expect(RequestIDGenerator(start: 0).next() == 1)
         #expect(RequestIDGenerator(start: -5).next() == 1)
     }

@@ -9,7 +9,7 @@ export CASTCTL="$(swift build --show-bin-path)/castctl"
 work=$(mktemp -d)
 cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
-export CASTDECK_RECEIVER_LOG="$work/receiver.log" CASTDECK_TEST_STATE="$work/state"
+export CASTDECK_RECEIVER_LOG="${CASTDECK_RECEIVER_LOG:-$work/receiver.log}" CASTDECK_TEST_STATE="$work/state"
 status=0
 .venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/client "$@" || status=$?
 if ((status != 0)); then

@@ -34,7 +34,7 @@ def start_receiver(extra=(), port=0):
     device_uuid = uuid.uuid4()
     proc = subprocess.Popen(
         [CASTCTL, "receiver", "--port", str(port), "--name", "Test TV", "--uuid", str(device_uuid),
-         "--app", f"{CUSTOM_APP}={HELLO_NS},urn:x-cast:com.example.game", *extra],
+         "--app", f"{CUSTOM_APP}={HELLO_NS},urn:x-cast:com.example.game", "-v", *extra],
         stdout=subprocess.PIPE, stderr=open(os.environ.get("CASTDECK_RECEIVER_LOG", os.devnull), "ab"), text=True)
     line = proc.stdout.readline().strip()
     assert line.startswith("listening on "), f"unexpected first line: {line!r}"

@@ -4,7 +4,6 @@ CastDeck's observers are read through `castctl watch --json`, which prints one e
 status-observer update ("media") and per metadata-observer update ("metadata")."""
 
 import json
-import queue
 import subprocess
 import threading
 import time
@@ -15,26 +14,31 @@ URL = "https://example.com/bunny.mp4"
 
 
 class Watch:
+    """Runs `castctl watch --json` and keeps every event it prints, in order."""
+
     def __init__(self, rcv):
         self.proc = subprocess.Popen([CASTCTL, "watch", "--json", "--device", rcv.device], stdout=subprocess.PIPE, text=True)
-        self.events = queue.Queue()
+        self.events = []
+        self.cond = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):
         for line in self.proc.stdout:
-            self.events.put(json.loads(line))
+            with self.cond:
+                self.events.append(json.loads(line))
+                self.cond.notify_all()
 
-    def until(self, pred, timeout=15):
-        """Returns every event up to and including the first that matches."""
-        got = []
+    def until(self, pred, start=0, timeout=15):
+        """The index of the first event at or after `start` that matches (hang guard: timeout)."""
         deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            assert left > 0, f"no matching watch event; saw {[e['event'] for e in got]}"
-            ev = self.events.get(timeout=left)
-            got.append(ev)
-            if pred(ev):
-                return got
+        with self.cond:
+            while True:
+                for i in range(start, len(self.events)):
+                    if pred(self.events[i]):
+                        return i
+                left = deadline - time.monotonic()
+                assert left > 0, f"no matching watch event; saw {[e['event'] for e in self.events[start:]]}"
+                self.cond.wait(left)
 
     def close(self):
         self.proc.terminate()
@@ -53,23 +57,25 @@ def test_pychromecast_changes_reach_castdeck_observers(receiver, pycast):
     wait_until(lambda: mc.status.media_session_id is not None, what="pychromecast sees the media")
     watch = Watch(receiver)
     try:
-        watch.until(lambda e: e["event"] == "metadata" and e["metadata"])
-        watch.until(lambda e: e["event"] == "media" and e["media"])
+        i_meta = watch.until(lambda e: e["event"] == "metadata" and e["metadata"])
+        i_media = watch.until(lambda e: e["event"] == "media" and e["media"])
+        begin = max(i_meta, i_media) + 1
 
         # pychromecast turns subtitle 2 on: the status observer sees it, the metadata observer does not.
         mc.enable_subtitle(2)
-        after_tracks = watch.until(lambda e: e["event"] == "media" and (e["media"] or {}).get("activeTrackIds") == [2])
+        i_tracks = watch.until(lambda e: e["event"] == "media" and (e["media"] or {}).get("activeTrackIds") == [2], start=begin)
 
         # pychromecast changes the text style: both observers see it.
         new_style = {"foregroundColor": "#00FF00FF", "fontScale": 1.75, "edgeType": "DROP_SHADOW"}
         raw.send_message({"type": "EDIT_TRACKS_INFO", "mediaSessionId": mc.status.media_session_id, "textTrackStyle": new_style})
-        after_style = watch.until(lambda e: e["event"] == "metadata" and style_of(e).get("foregroundColor") == "#00FF00FF")
+        i_style = watch.until(lambda e: e["event"] == "metadata" and style_of(e).get("foregroundColor") == "#00FF00FF", start=i_tracks)
         watch.until(lambda e: e["event"] == "media"
-                    and ((e["media"] or {}).get("media") or {}).get("textTrackStyle", {}).get("fontScale") == 1.75)
+                    and ((e["media"] or {}).get("media") or {}).get("textTrackStyle", {}).get("fontScale") == 1.75, start=i_tracks)
 
-        # No metadata update came from the track change: every metadata event since then carries the new style.
-        metadata_events = [e for e in after_tracks + after_style if e["event"] == "metadata"]
-        assert all(style_of(e).get("foregroundColor") == "#00FF00FF" for e in metadata_events), metadata_events
+        # The track change produced no metadata update: every metadata event after the
+        # initial one, up to the style change, already carries the new style.
+        later = [e for e in watch.events[begin:i_style + 1] if e["event"] == "metadata"]
+        assert later and all(style_of(e).get("foregroundColor") == "#00FF00FF" for e in later), later
     finally:
         watch.close()
 

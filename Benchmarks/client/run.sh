@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# CastClient benchmarks against one running `castctl receiver`, compared with pychromecast
+# in the same run:
+#  1. whole process: `castctl status --json` vs an equivalent pychromecast script (median of N runs each)
+#  2. SET_PLAYBACK_RATE command-to-acknowledged-status latency p50/p99, in-process vs pychromecast
+# Usage: Benchmarks/client/run.sh [RUNS] [ITERATIONS]   (CONFIG=debug for a debug build)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RUNS=${1:-30}
+ITER=${2:-500}
+CONFIG=${CONFIG:-release}
+[[ -x .venv/bin/python ]] || ./scripts/setup.sh
+swift build -c "$CONFIG" --product castctl >/dev/null
+swift build -c "$CONFIG" --product castdeck-bench-client >/dev/null
+BIN=$(swift build -c "$CONFIG" --show-bin-path)
+work=$(mktemp -d)
+rpid=""
+cleanup() { [[ -n $rpid ]] && kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+export XDG_STATE_HOME="$work/state"
+"$BIN/castctl" receiver --port 0 >"$work/out" 2>"$work/log" &
+rpid=$!
+for _ in $(seq 100); do grep -q "^listening on " "$work/out" && break; sleep 0.05; done
+DEVICE=$(sed -n 's/^listening on //p' "$work/out")
+[[ -n $DEVICE ]] || { echo "the receiver did not start"; cat "$work/log"; exit 1; }
+"$BIN/castctl" cast https://example.com/bench.mp4 --title Bench --device "$DEVICE" >/dev/null
+
+.venv/bin/python - "$BIN/castctl" "$DEVICE" "$RUNS" <<'PY'
+import statistics, subprocess, sys, time
+castctl, device, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def timed(cmd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return (time.perf_counter() - t0) * 1000
+peers = {
+    "castctl status --json": [castctl, "status", "--json", "--device", device],
+    "pychromecast script": [".venv/bin/python", "Benchmarks/client/pychromecast_status.py", device],
+}
+for cmd in peers.values():
+    timed(cmd)  # warm the page cache
+results = {name: [] for name in peers}
+for _ in range(runs):  # interleaved, so drift hits both alike
+    for name, cmd in peers.items():
+        results[name].append(timed(cmd))
+med = {name: statistics.median(v) for name, v in results.items()}
+print(f"== client 1: whole-process status, median of {runs} runs each")
+for name, m in med.items():
+    print(f"  {name:24s} {m:8.1f} ms  (min {min(results[name]):.1f}, max {max(results[name]):.1f})")
+print(f"  ratio pychromecast / castctl: {med['pychromecast script'] / med['castctl status --json']:.2f}x")
+PY
+
+echo "== client 2: SET_PLAYBACK_RATE -> acknowledged MEDIA_STATUS latency, $ITER samples each"
+swift_json=$("$BIN/castdeck-bench-client" "$DEVICE" "$ITER")
+py_json=$(.venv/bin/python Benchmarks/client/pychromecast_rate.py "$DEVICE" "$ITER")
+.venv/bin/python - "$swift_json" "$py_json" <<'PY'
+import json, sys
+a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+for r in (a, b):
+    print(f"  {r['peer']:14s} p50 {r['p50_ms']:7.3f} ms   p99 {r['p99_ms']:7.3f} ms")
+print(f"  ratio pychromecast / castdeck: p50 {b['p50_ms'] / a['p50_ms']:.2f}x, p99 {b['p99_ms'] / a['p99_ms']:.2f}x")
+PY
