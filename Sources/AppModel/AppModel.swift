@@ -33,6 +33,7 @@ public final class AppModel {
     public struct BreakMarker: Equatable, Sendable {
         public var position: Double
         public var isWatched: Bool
+        public init(position: Double, isWatched: Bool) { self.position = position; self.isWatched = isWatched }
     }
 
     /// A user-readable message for a toast; `serial` grows with every new message.
