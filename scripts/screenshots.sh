@@ -7,9 +7,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/artifacts/screenshots}"
 mkdir -p "$out"
 cd "$root"
-swift build --product castdeck >/dev/null
+[[ -n "${CASTDECK_SKIP_BUILD:-}" ]] || swift build --product castdeck >/dev/null
 ./scripts/build-data.sh >/dev/null
-bin="$(swift build --show-bin-path)"
+bin="$root/.build/debug"
 
 if [[ -z "${CASTDECK_SHOTS_INNER:-}" ]]; then
   export CASTDECK_SHOTS_INNER=1

@@ -159,7 +159,8 @@ final class StyleEditor {
             gtk_box_append(cast(box), b)
         }
         // Title above the buttons: five choices do not fit beside a title in a narrow window.
-        let r = gtk_list_box_row_new()!
+        let r = adw_preferences_row_new()!
+        adw_preferences_row_set_title(cast(r), title)
         gtk_list_box_row_set_activatable(cast(r), 0)
         let v = Gtk.box(GTK_ORIENTATION_VERTICAL, spacing: 8)
         Gtk.margins(v, 12)
@@ -235,37 +236,40 @@ final class StyleEditor {
             default: return "sans-serif"
             }
         }()
+        // Pango, not cairo's toy text API: it shapes and orders Persian (and any script) correctly.
         let fs = s.fontStyle ?? .normal
-        let slant = (fs == .italic || fs == .boldItalic) ? CAIRO_FONT_SLANT_ITALIC : CAIRO_FONT_SLANT_NORMAL
-        let weight = (fs == .bold || fs == .boldItalic) ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL
-        cairo_select_font_face(cr, family, slant, weight)
-        cairo_set_font_size(cr, 18 * scale)
-        let sample = tr("The quick brown fox jumps over the lazy dog")
-        var ext = cairo_text_extents_t()
-        cairo_text_extents(cr, sample, &ext)
-        let x = (w - ext.x_advance) / 2
-        let y = h - 22
+        let desc = pango_font_description_new()!
+        pango_font_description_set_family(desc, family)
+        pango_font_description_set_absolute_size(desc, 18 * scale * Double(PANGO_SCALE))
+        pango_font_description_set_weight(desc, (fs == .bold || fs == .boldItalic) ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL)
+        pango_font_description_set_style(desc, (fs == .italic || fs == .boldItalic) ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
+        let layout = pango_cairo_create_layout(cr)!
+        defer { g_object_unref(layout.raw); pango_font_description_free(desc) }
+        pango_layout_set_font_description(layout, desc)
+        pango_layout_set_text(layout, tr("The quick brown fox jumps over the lazy dog"), -1)
+        var lw: Int32 = 0, lh: Int32 = 0
+        pango_layout_get_pixel_size(layout, &lw, &lh)
+        let tw = Double(lw), th = Double(lh)
+        let x = (w - tw) / 2
+        let y = h - 22 - th
         let pad = 6.0
 
-        // Window behind the whole caption area.
         if (s.windowType ?? .none) != .none {
             let c = Self.components(s.windowColor, "#00000000")
             cairo_set_source_rgba(cr, c.0, c.1, c.2, c.3)
             let r = s.windowType == .roundedCorners ? (s.windowRoundedCornerRadius ?? 8) : 0
-            roundedRect(cr, x - 3 * pad, y + ext.y_bearing - 3 * pad, ext.x_advance + 6 * pad, ext.height + 6 * pad, r)
+            roundedRect(cr, x - 3 * pad, y - 3 * pad, tw + 6 * pad, th + 6 * pad, r)
             cairo_fill(cr)
         }
-        // Background box tight around the text.
         let bg = Self.components(s.backgroundColor, "#000000FF")
         cairo_set_source_rgba(cr, bg.0, bg.1, bg.2, bg.3)
-        cairo_rectangle(cr, x - pad, y + ext.y_bearing - pad, ext.x_advance + 2 * pad, ext.height + 2 * pad)
+        cairo_rectangle(cr, x - pad, y - pad / 2, tw + 2 * pad, th + pad)
         cairo_fill(cr)
-        // Edge.
         let edge = Self.components(s.edgeColor, "#000000FF")
         switch s.edgeType ?? .none {
         case .outline:
             cairo_move_to(cr, x, y)
-            cairo_text_path(cr, sample)
+            pango_cairo_layout_path(cr, layout)
             cairo_set_source_rgba(cr, edge.0, edge.1, edge.2, edge.3)
             cairo_set_line_width(cr, 3)
             cairo_stroke(cr)
@@ -273,14 +277,14 @@ final class StyleEditor {
             let off = (s.edgeType == .depressed) ? -1.5 : 2.0
             cairo_set_source_rgba(cr, edge.0, edge.1, edge.2, edge.3)
             cairo_move_to(cr, x + off, y + off)
-            cairo_show_text(cr, sample)
+            pango_cairo_show_layout(cr, layout)
         default:
             break
         }
         let fg = Self.components(s.foregroundColor, "#FFFFFFFF")
         cairo_set_source_rgba(cr, fg.0, fg.1, fg.2, fg.3)
         cairo_move_to(cr, x, y)
-        cairo_show_text(cr, sample)
+        pango_cairo_show_layout(cr, layout)
     }
 
     private func roundedRect(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ r: Double) {
