@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .executable(name: "castdeck", targets: ["castdeck"]),
         .library(name: "CastClient", targets: ["CastClient"]),
+        .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
         .executable(name: "castctl", targets: ["castctl"]),
     ],
@@ -45,7 +46,7 @@ let package = Package(
         .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
-        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient"]),
+        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol", "CastReceiver"]),
         // Widgets and windows rendering AppModel.
         .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
@@ -97,6 +98,7 @@ let package = Package(
                 "CastReceiver",
                 "CastClient",
                 "CastProtocol",
+                "CastDiscovery",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -132,6 +134,21 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Benchmarks/receiver"
+        ),
+        // Discovery (issue 5): avahi-client through a system-library module, the browser,
+        // the device registry and devices added by address, and the service publisher.
+        .systemLibrary(
+            name: "CAvahi",
+            pkgConfig: "avahi-client",
+            providers: [.apt(["libavahi-client-dev"])]
+        ),
+        .target(
+            name: "CastDiscovery",
+            dependencies: ["CAvahi"]
+        ),
+        .testTarget(
+            name: "CastDiscoveryTests",
+            dependencies: ["CastDiscovery"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -13,3 +13,5 @@ echo "== client: castctl status and SET_PLAYBACK_RATE latency vs pychromecast"
 ./Benchmarks/client/run.sh
 echo "== gui: first frame and peak RSS vs a C GTK 4 window; CPU while paused"
 ./Benchmarks/gui/run.sh
+echo "== discovery"
+./Benchmarks/discovery/run.sh

@@ -21,7 +21,7 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 display=":$((190 + RANDOM % 50))"
 Xvfb "$display" -screen 0 720x760x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
-export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi GSETTINGS_BACKEND=keyfile
+export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi GSETTINGS_BACKEND=keyfile CASTDECK_NO_DISCOVERY=1
 for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
 sleep 0.5

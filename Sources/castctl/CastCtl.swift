@@ -32,6 +32,7 @@ struct CastCtl: AsyncParsableCommand {
             NextCommand.self,
             PrevCommand.self,
             SendCommand.self,
+            DiscoverCommand.self,
         ]
     )
 

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Discovery benchmark: time from process start to the first device listed, for
+# `castctl discover --count 1` (avahi-client through avahi-daemon) versus pychromecast's own
+# discovery (python-zeroconf), against the same simulator already announced, in the same
+# mdns-sandbox run, alternating, medians. Usage: Benchmarks/discovery/run.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+sandbox="$(cd "$root/.." && pwd)/shared/scripts/mdns-sandbox"
+[[ -x .venv/bin/python ]] || ./scripts/setup.sh
+config=${CONFIG:-release}   # CONFIG=debug reuses the test build
+swift build -c "$config" --product castctl >/dev/null
+export CASTCTL="$(swift build -c "$config" --show-bin-path)/castctl" RUNS=${1:-9}
+exec "$sandbox" .venv/bin/python "$root/Benchmarks/discovery/bench.py"

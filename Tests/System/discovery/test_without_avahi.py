@@ -1,0 +1,60 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
+"""With avahi-daemon stopped (and with no system bus at all): one clear sentence, no hang,
+no crash, and devices added by address still work. Runs last: it stops the sandbox's daemon."""
+
+import json
+import os
+import subprocess
+import time
+
+from conftest import HOST, NOT_RUNNING, castctl, connect_and_status, discover, free_port
+
+
+def stop_avahi():
+    subprocess.run(["avahi-daemon", "-k"], capture_output=True)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if subprocess.run(["avahi-daemon", "-c"], capture_output=True).returncode != 0:
+            return
+        time.sleep(0.1)
+    raise AssertionError("avahi-daemon did not stop")
+
+
+def test_without_avahi_devices_by_address_still_work(receivers, config_home):
+    stop_avahi()
+    sim = receivers(name="Wired TV", announce=False)
+    address = f"{sim.host}:{sim.port}"
+
+    devices, err, code = discover("--add", address, timeout=10)
+    assert NOT_RUNNING in err
+    assert code == 0, err
+    assert [d["address"] for d in devices] == [address]
+    assert devices[0]["source"] == "manual"
+    stored = json.loads((config_home / "castdeck" / "devices.json").read_text())
+    assert stored["devices"][0]["host"] == sim.host and stored["devices"][0]["port"] == sim.port
+
+    # Remembered: listed again without --add, and it answers a real Cast connection.
+    devices, err, code = discover(timeout=10)
+    assert NOT_RUNNING in err and code == 0
+    assert [d["address"] for d in devices] == [address]
+    assert connect_and_status(devices[0]["host"], devices[0]["port"], sim.uuid, "Wired TV") is not None
+
+    # Nothing known and no Avahi: the sentence and a failure status, quickly.
+    empty = config_home.parent / "empty"
+    done = subprocess.run([castctl(), "discover", "--timeout", "30"], capture_output=True, text=True, timeout=20,
+                          env={**os.environ, "XDG_CONFIG_HOME": str(empty)})
+    assert done.returncode == 1 and NOT_RUNNING in done.stderr
+
+    # Announcing without Avahi fails with the same sentence instead of hanging.
+    done = subprocess.run([castctl(), "receiver", "--host", HOST, "--port", str(free_port()), "--announce"],
+                          capture_output=True, text=True, timeout=30)
+    assert done.returncode == 1 and NOT_RUNNING in done.stderr, done.stderr
+
+
+def test_without_system_bus(config_home):
+    env = {**os.environ, "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/bus"}
+    done = subprocess.run([castctl(), "discover", "--add", "192.0.2.7:8009", "--json"], capture_output=True,
+                          text=True, timeout=20, env=env)
+    assert NOT_RUNNING in done.stderr and done.returncode == 0
+    assert [d["address"] for d in json.loads(done.stdout)] == ["192.0.2.7:8009"]
