@@ -180,6 +180,7 @@ public final class MainWindow {
     }
 
     func pick(_ device: DeviceInfo) {
+        settings?.set("last-device", string: device.id)
         Task { await model.connect(to: device) }
     }
 
