@@ -237,10 +237,12 @@ final class ExpandedController {
     private func renderProgressLocked() {
         let d = max(model.duration ?? 0, 0)
         let pos = model.position
-        if d > 0 { gtk_range_set_range(cast(seek), 0, d) }
-        if seekDebounce == 0 { gtk_range_set_value(cast(seek), pos) }
+        // Unknown duration (live, or not reported): no seek bar position and no remaining time.
+        if d > 0 { gtk_range_set_range(cast(seek), 0, d) } else { gtk_range_set_range(cast(seek), 0, 1) }
+        if seekDebounce == 0 { gtk_range_set_value(cast(seek), d > 0 ? pos : 0) }
+        if d <= 0 { Gtk.setSensitive(seek, false) }
         Gtk.setText(elapsed, isolateLTR(formatTime(pos)))
-        Gtk.setText(remaining, isolateLTR("\u{2212}" + formatTime(max(0, d - pos))))
+        Gtk.setText(remaining, d > 0 ? isolateLTR("\u{2212}" + formatTime(max(0, d - pos))) : "")
         gtk_widget_queue_draw(markers)
 
         if let ad = model.adState {
