@@ -290,6 +290,21 @@ final class ExpandedController {
 
     // MARK: tracks popover
 
+    private func trackButton(_ label: String, _ active: Bool, _ group: Widget?,
+                             _ action: @escaping @MainActor () -> Void) -> Widget {
+        let b = gtk_toggle_button_new_with_label(label)!
+        gtk_widget_add_css_class(b, "flat")
+        if let l = gtk_button_get_child(cast(b)) { gtk_label_set_xalign(cast(l), 0) }
+        if let group { gtk_toggle_button_set_group(cast(b), cast(group)) }
+        gtk_toggle_button_set_active(cast(b), active.gboolean)
+        b.on("toggled") { [unowned self] in
+            guard !self.updating, gtk_toggle_button_get_active(cast(b)).isTrue else { return }
+            action()
+        }
+        gtk_box_append(cast(tracksBox), b)
+        return b
+    }
+
     func renderTracks() {
         let tracks = model.textTracks + model.audioTracks
         let active = model.activeTrackIDs
@@ -302,16 +317,8 @@ final class ExpandedController {
         // Grouped toggle buttons rather than radio check buttons: GTK 4.8 gives check buttons no
         // accessible action, so screen readers could read but not choose them.
         func radio(_ label: String, _ active: Bool, _ action: @escaping @MainActor () -> Void) {
-            let b = gtk_toggle_button_new_with_label(label)!
-            gtk_widget_add_css_class(b, "flat")
-            if let l = gtk_button_get_child(cast(b)) { gtk_label_set_xalign(cast(l), 0) }
-            if let group { gtk_toggle_button_set_group(cast(b), cast(group)) } else { group = b }
-            gtk_toggle_button_set_active(cast(b), active.gboolean)
-            b.on("toggled") { [unowned self] in
-                guard !self.updating, gtk_toggle_button_get_active(cast(b)).isTrue else { return }
-                action()
-            }
-            gtk_box_append(cast(tracksBox), b)
+            let b = trackButton(label, active, group, action)
+            if group == nil { group = b }
         }
         let activeText = model.activeTextTrackID
         radio(tr("Off"), activeText == nil) { [unowned self] in Task { await self.model.selectTextTrack(nil) } }
