@@ -79,6 +79,7 @@ public final class CastDeckApplication {
         do {
             let w = try MainWindow(app: cast(app), model: model, paths: paths, settings: settings)
             window = w
+            startTimingHooks()
             w.present()
         } catch {
             printError("castdeck: cannot load the window definition from \(paths.dataDir): \(error)")
@@ -90,7 +91,6 @@ public final class CastDeckApplication {
         }
         if let browser = services.browser { model.startBrowsing(browser) }
         else { model.apply(.unavailable(reason: tr("Device discovery is not available in this build."))) }
-        startTimingHooks()
         Task { await self.startOptions(model) }
     }
 
