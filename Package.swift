@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
+        .executable(name: "castdeck", targets: ["castdeck"]),
         .library(name: "CastClient", targets: ["CastClient"]),
         .library(name: "CastDiscovery", targets: ["CastDiscovery"]),
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
@@ -36,6 +37,22 @@ let package = Package(
             dependencies: ["CastProtocol"],
             resources: [.copy("Fixtures")]
         ),
+        // GUI: one Clang module for GLib/GIO/GTK 4/libadwaita (libadwaita-1.pc requires gtk4).
+        .systemLibrary(
+            name: "CGtk",
+            pkgConfig: "libadwaita-1",
+            providers: [.apt(["libgtk-4-dev", "libadwaita-1-dev"])]
+        ),
+        // The only places with Unmanaged/@convention(c): signals, main-loop bridge, gettext, GSettings.
+        .target(name: "GLibInterop", dependencies: ["CGtk"]),
+        .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
+        .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
+        // @MainActor @Observable state and commands of the window; no GTK, tested headless.
+        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol", "CastReceiver"]),
+        // Widgets and windows rendering AppModel.
+        .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
+        .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk", "CastReceiver", "CastProtocol"]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.
         .target(
             name: "CastClient",

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver discovery client imagecache)
+((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui)
 bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
 for area in "${areas[@]}"; do
   case $area in
@@ -24,6 +24,9 @@ for area in "${areas[@]}"; do
     imagecache)
       echo "== imagecache: hit latency, opening 10,000 entries, miss-path overhead over the raw download"
       "$(bin castdeck-bench-imagecache)" ;;
+    gui)
+      echo "== gui: first frame and peak RSS vs a C GTK 4 window; CPU while paused"
+      ./Benchmarks/gui/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
 done

@@ -1,19 +1,23 @@
 #!/usr/bin/env bash
-# `make demo`: build and run the main job. With the window built, that is
-# `castdeck --demo` (the app with an in-process simulated receiver). Until then it runs
-# what exists, and says so.
+# `make demo`: build the window and run `castdeck --demo` (the app with an in-process
+# simulated Cast receiver and sample media). It needs a display: a desktop session
+# (DISPLAY or WAYLAND_DISPLAY). Without one it says so and stops, unless you ask for a
+# virtual one with CASTDECK_XVFB=1 (runs under xvfb-run; nothing is visible, useful to check
+# that it starts; stop it with Ctrl-C).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-products=$(swift package describe --type json 2>/dev/null | python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(sys.stdin)["products"]))')
-if [[ " $products " == *" castdeck "* ]]; then
-  swift build --product castdeck
-  exec "$(swift build --show-bin-path)/castdeck" --demo "$@"
-elif [[ " $products " == *" castctl "* ]]; then
-  echo "demo: the window is not built yet; running the simulated receiver instead (Ctrl-C stops it)"
-  swift build --product castctl
-  exec "$(swift build --show-bin-path)/castctl" receiver --name "CastDeck Demo" -v "$@"
+swift build --product castdeck
+./scripts/build-data.sh >/dev/null      # GSettings schema + translations for uninstalled runs
+bin="$(swift build --show-bin-path)/castdeck"
+if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
+  exec "$bin" --demo "$@"
+elif [[ "${CASTDECK_XVFB:-}" == 1 ]]; then
+  echo "demo: no display; running under xvfb-run (CASTDECK_XVFB=1), nothing will be visible"
+  export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none
+  exec xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" "$bin" --demo "$@"
 else
-  echo "demo: neither the window nor the simulator exists yet; decoding the protocol fixtures instead"
-  swift build --product castproto-fuzz
-  "$(swift build --show-bin-path)/castproto-fuzz" Tests/CastProtocolTests/Fixtures/*/*.json
+  echo "demo: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open." >&2
+  echo "      Run 'make demo' from a desktop session, or CASTDECK_XVFB=1 make demo to start it on a" >&2
+  echo "      virtual display, or try 'scripts/screenshots.sh' for pictures of the window." >&2
+  exit 1
 fi

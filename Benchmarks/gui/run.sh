@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# GUI benchmark (release build, Xvfb, GSK_RENDERER=cairo, GTK_A11Y=none):
+#  1. exec → first painted frame and peak RSS of `castdeck`, against a minimal C GTK 4 +
+#     libadwaita window (Benchmarks/gui/baseline.c) compiled and measured in the same run;
+#  2. CPU time castdeck uses while it shows a paused session for 60 s (joined with --device
+#     on a `castctl receiver` where castctl cast + pause ran first).
+# Prints medians of N runs (default 7; BENCH_RUNS=N).
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+runs="${BENCH_RUNS:-7}"
+idle_seconds="${BENCH_IDLE_SECONDS:-60}"
+swift build -c release --product castdeck >/dev/null
+swift build -c release --product castctl >/dev/null
+./scripts/build-data.sh >/dev/null
+bin="$(swift build -c release --show-bin-path)"
+work="$(mktemp -d)"
+cc -O2 -o "$work/baseline" Benchmarks/gui/baseline.c $(pkg-config --cflags --libs libadwaita-1)
+
+if [[ -z "${CASTDECK_BENCH_INNER:-}" ]]; then
+  export CASTDECK_BENCH_INNER=1
+  exec dbus-run-session -- "$0" "$@"
+fi
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; rm -rf "$work"; }
+trap cleanup EXIT
+display=":$((140 + RANDOM % 40))"
+Xvfb "$display" -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
+export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory CASTDECK_NO_DISCOVERY=1
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+
+measure() {  # prints "first-frame-ms peak-rss-kb"
+  local out
+  out=$( { CASTDECK_T0_NS=$(date +%s%N) CASTDECK_EXIT_AFTER_FIRST_FRAME=1 /usr/bin/time -f "rss %M" "$@"; } 2>&1 )
+  echo "$(grep -o 'first-frame-ms [0-9.]*' <<<"$out" | cut -d' ' -f2) $(grep -o 'rss [0-9]*' <<<"$out" | cut -d' ' -f2)"
+}
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+
+measure "$bin/castdeck" >/dev/null; measure "$work/baseline" >/dev/null   # warm caches
+: >"$work/swift.txt"; : >"$work/c.txt"
+for _ in $(seq "$runs"); do
+  measure "$bin/castdeck" >>"$work/swift.txt"
+  measure "$work/baseline" >>"$work/c.txt"
+done
+sf=$(cut -d' ' -f1 "$work/swift.txt" | median); sr=$(cut -d' ' -f2 "$work/swift.txt" | median)
+cf=$(cut -d' ' -f1 "$work/c.txt" | median); cr=$(cut -d' ' -f2 "$work/c.txt" | median)
+echo "first frame (median of $runs): castdeck ${sf} ms, C baseline ${cf} ms, ratio $(awk -v a="$sf" -v b="$cf" 'BEGIN{printf "%.2f", a/b}')"
+echo "peak RSS    (median of $runs): castdeck $((sr / 1024)) MiB, C baseline $((cr / 1024)) MiB, ratio $(awk -v a="$sr" -v b="$cr" 'BEGIN{printf "%.2f", a/b}')"
+
+# CPU while paused.
+"$bin/castctl" receiver --port 0 >"$work/rx.out" 2>/dev/null & pids+=($!)
+for _ in $(seq 50); do grep -q "listening on" "$work/rx.out" 2>/dev/null && break; sleep 0.1; done
+dev=$(sed -n 's/^listening on //p' "$work/rx.out")
+"$bin/castctl" cast --device "$dev" https://example.invalid/bbb.mp4 --title "Big Buck Bunny" >/dev/null
+"$bin/castctl" pause --device "$dev" >/dev/null
+"$bin/castdeck" --device "$dev" >/dev/null 2>&1 & app=$!; pids+=($app)
+sleep 5   # joined and rendered
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+a0=$(ticks $app); r0=$(ticks "${pids[1]}")
+sleep "$idle_seconds"
+a1=$(ticks $app); r1=$(ticks "${pids[1]}")
+hz=$(getconf CLK_TCK)
+echo "paused session for ${idle_seconds} s: castdeck used $(( (a1 - a0) * 1000 / hz )) ms CPU; the receiver process $(( (r1 - r0) * 1000 / hz )) ms"

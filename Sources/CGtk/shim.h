@@ -1,0 +1,49 @@
+#ifndef CGTK_SHIM_H
+#define CGTK_SHIM_H
+
+#include <gtk/gtk.h>
+#include <adwaita.h>
+#include <glib-unix.h>
+#include <libintl.h>
+#include <locale.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* libdispatch's CoreFoundation hooks: an eventfd signalled when main-queue work is
+ * enqueued, and the drain function. Exported by libdispatch.so, declared only in its
+ * private headers. */
+extern int  _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *_Nullable msg);
+
+static inline int cgtk_is_main_thread(void) { return syscall(SYS_gettid) == getpid(); }
+
+/* Single-property accessible label (gtk_accessible_update_property is variadic). */
+static inline void cgtk_accessible_set_label(GtkWidget *_Nonnull w, const char *_Nonnull label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+static inline void cgtk_accessible_set_description(GtkWidget *_Nonnull w, const char *_Nonnull d) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, d, -1);
+}
+static inline void cgtk_accessible_set_pressed(GtkWidget *_Nonnull w, int pressed) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_STATE_PRESSED,
+        pressed ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+}
+static inline const GVariantType *_Nonnull cgtk_variant_type(const char *_Nonnull s) {
+    return G_VARIANT_TYPE(s);
+}
+/* Set an int/double/boolean/string property without the variadic g_object_set. */
+static inline void cgtk_set_bool(gpointer _Nonnull obj, const char *_Nonnull name, int v) {
+    g_object_set(obj, name, (gboolean)v, NULL);
+}
+static inline void cgtk_set_int(gpointer _Nonnull obj, const char *_Nonnull name, int v) {
+    g_object_set(obj, name, v, NULL);
+}
+static inline void cgtk_set_string(gpointer _Nonnull obj, const char *_Nonnull name, const char *_Nullable v) {
+    g_object_set(obj, name, v, NULL);
+}
+static inline GtkWidget *_Nullable cgtk_builder_widget(GtkBuilder *_Nonnull b, const char *_Nonnull name) {
+    return GTK_WIDGET(gtk_builder_get_object(b, name));
+}
+
+#endif

@@ -1,0 +1,59 @@
+import CGtk
+
+/// Translations through gettext, bound to the "castdeck" text domain.
+///
+/// Swift cannot name a function `_`, so the marker is `tr("…")`; xgettext extracts it with
+/// `--keyword=tr` (see po/update-pot.sh). Placeholders are `{0}`, `{1}`, … so translators can
+/// reorder them (`tr("Ad {0} of {1}", a, b)`).
+public enum Gettext {
+    public static let domain = "castdeck"
+
+    /// Sets the locale from the environment and binds the domain to `localeDir`.
+    public static func setUp(localeDir: String) {
+        setlocale(LC_ALL, "")
+        bindtextdomain(domain, localeDir)
+        bind_textdomain_codeset(domain, "UTF-8")
+        textdomain(domain)
+    }
+
+    // dgettext returns its argument when there is no translation, so the result must be
+    // read while the C string of `message` is still alive (inside withCString).
+    public static func translate(_ message: String) -> String {
+        message.withCString { String(cString: dgettext(domain, $0)) }
+    }
+
+    public static func translate(_ singular: String, _ plural: String, _ n: Int) -> String {
+        singular.withCString { s in
+            plural.withCString { p in String(cString: dngettext(domain, s, p, UInt(max(0, n)))) }
+        }
+    }
+
+    /// True when the current locale's text direction is right-to-left.
+    @MainActor public static var isRightToLeft: Bool {
+        gtk_widget_get_default_direction() == GTK_TEXT_DIR_RTL
+    }
+}
+
+/// Replaces `{0}`, `{1}`, … with the arguments.
+public func substitute(_ template: String, _ args: [String]) -> String {
+    var out = template
+    for (i, a) in args.enumerated() { out = out.replacingAll("{\(i)}", with: a) }
+    return out
+}
+
+/// Translate a message (marker for xgettext: `tr`).
+public func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
+    substitute(Gettext.translate(message), args.map(\.description))
+}
+
+/// Translate with a plural form chosen by `n` (marker for xgettext: `ntr:1,2`).
+public func ntr(_ singular: String, _ plural: String, _ n: Int, _ args: CustomStringConvertible...) -> String {
+    substitute(Gettext.translate(singular, plural, n), args.map(\.description))
+}
+
+extension String {
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

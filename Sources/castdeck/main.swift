@@ -1,0 +1,65 @@
+// castdeck: the GTK window. Wiring and argument parsing only.
+import AppModel
+import CastDeckUI
+import CastReceiver
+import CGtk
+import GLibInterop
+
+func usage() -> Never {
+    print("""
+    Usage: castdeck [--demo] [--device HOST[:PORT]]
+      --demo                 start a simulated Cast receiver in this process and offer sample media
+      --device HOST[:PORT]   add a device by address, connect and join the session running there
+    """)
+    exit(0)
+}
+
+var options = LaunchOptions()
+var args = CommandLine.arguments.dropFirst()
+while let arg = args.popFirst() {
+    switch arg {
+    case "--demo": options.demo = true
+    case "--device":
+        guard let v = args.popFirst() else { printError("castdeck: --device needs HOST[:PORT]"); exit(2) }
+        options.device = v
+    case "-h", "--help": usage()
+    default:
+        if arg.hasPrefix("--device=") { options.device = String(arg.dropFirst("--device=".count)) }
+        else { printError("castdeck: unknown option \(arg) (see --help)"); exit(2) }
+    }
+}
+
+let paths = DataPaths.locate()
+paths.exportSchemaDir()
+Gettext.setUp(localeDir: paths.localeDir)
+
+/// The in-process simulated receiver of --demo, on a free loopback port.
+final class DemoReceiver: @unchecked Sendable {
+    var server: CastReceiverServer?
+    func start() async throws -> DeviceInfo {
+        var config = ReceiverConfiguration()
+        config.host = "127.0.0.1"
+        // CASTDECK_DEMO_PORT pins the port (the GUI tests talk to the same receiver with castctl).
+        config.port = getenv("CASTDECK_DEMO_PORT").flatMap { Int(String(cString: $0)) } ?? 0
+        config.friendlyName = tr("Demo Receiver")
+        config.model = "CastDeck Simulator"
+        let s = CastReceiverServer(configuration: config)
+        try await s.start()
+        server = s
+        let port = s.port ?? 8009
+        return DeviceInfo(id: "demo-\(port)", friendlyName: config.friendlyName, model: tr("Simulated receiver"),
+                          host: "127.0.0.1", port: port, statusText: tr("Ready to cast"), origin: .demo)
+    }
+}
+let demo = DemoReceiver()
+
+let status: Int32 = MainActor.assumeIsolated {
+    let services = Services(
+        connector: makeConnector(),
+        browser: makeBrowser(),
+        artwork: makeArtworkProvider(),
+        startDemoReceiver: { try await demo.start() })
+    let app = CastDeckApplication(options: options, services: services, paths: paths)
+    return app.run()
+}
+exit(status)

@@ -1,0 +1,95 @@
+import CGtk
+import GLibInterop
+import GtkInterop
+import Observation
+import XCTest
+
+/// gtk_init_check() may only be called once: after a failure GTK still marks itself initialised.
+let gtkAvailable: Bool = gtk_init_check().isTrue
+
+actor Background {
+    func hopToMain(_ body: @escaping @MainActor @Sendable () -> Void) {
+        Task { @MainActor in body() }
+    }
+}
+
+@Observable @MainActor
+final class Counter {
+    var value = 0
+}
+
+/// Iterates the default GLib context until `done()` or a hang guard (2 s) expires.
+@MainActor
+func iterate(until done: () -> Bool) {
+    var deadline = 2000
+    while !done() && deadline > 0 {
+        g_main_context_iteration(nil, 0)
+        usleep(1000)
+        deadline -= 1
+    }
+}
+
+/// XCTest runs test methods on the process main thread, which is where GTK and the MainActor live.
+final class MainLoopTests: XCTestCase {
+    func testBridgeRunsMainActorJobsWhileGLibIterates() throws {
+        MainActor.assumeIsolated {
+            MainQueueBridge.install()
+            final class Flag: @unchecked Sendable { var onMain: Bool? }
+            let flag = Flag()
+            let bg = Background()
+            Task.detached { await bg.hopToMain { flag.onMain = isMainThread() } }
+            // Only the GLib loop is iterated: if the bridge did not drain the Dispatch main
+            // queue, the job would never run.
+            iterate { flag.onMain != nil }
+            XCTAssertEqual(flag.onMain, true)
+        }
+    }
+
+    func testClosureBoxIsReleasedOnDisconnect() throws {
+        try XCTSkipUnless(gtkAvailable, "no display")
+        MainActor.assumeIsolated {
+            final class Target { var hits = 0 }
+            weak var weakTarget: Target?
+            let button = gtk_button_new()!
+            g_object_ref_sink(button.raw)
+            var id: gulong = 0
+            do {
+                let target = Target()
+                weakTarget = target
+                id = button.on("clicked") { target.hits += 1 }
+                button.emit("clicked")
+                XCTAssertEqual(target.hits, 1)
+            }
+            XCTAssertNotNil(weakTarget, "the connection keeps the closure alive")
+            button.disconnect(id)
+            XCTAssertNil(weakTarget, "disconnect releases the closure box")
+            g_object_unref(button.raw)
+        }
+    }
+
+    func testAccessibleNameAndObserveReRenders() throws {
+        try XCTSkipUnless(gtkAvailable, "no display")
+        MainActor.assumeIsolated {
+            MainQueueBridge.install()
+            let counter = Counter()
+            let label = gtk_label_new("")!
+            g_object_ref_sink(label.raw)
+            let token = observe { Gtk.setText(label, "n=\(counter.value)") }
+            XCTAssertEqual(String(cString: gtk_label_get_text(cast(label))), "n=0")
+            counter.value = 5
+            iterate { String(cString: gtk_label_get_text(cast(label))) == "n=5" }
+            XCTAssertEqual(String(cString: gtk_label_get_text(cast(label))), "n=5")
+            token.cancel()
+            counter.value = 6
+            for _ in 0..<20 { g_main_context_iteration(nil, 0) }
+            XCTAssertEqual(String(cString: gtk_label_get_text(cast(label))), "n=5", "cancelled tokens stop rendering")
+            g_object_unref(label.raw)
+        }
+    }
+
+    func testGettextFallsBackToTheMessageAndSubstitutes() {
+        Gettext.setUp(localeDir: "/nonexistent")
+        XCTAssertEqual(tr("Ad {0} of {1}", 1, 3), "Ad 1 of 3")
+        XCTAssertEqual(ntr("{0} device", "{0} devices", 2, 2), "2 devices")
+    }
+}

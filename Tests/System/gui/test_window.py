@@ -1,0 +1,180 @@
+"""Drives the real castdeck window under Xvfb through AT-SPI, against its in-process
+simulated receiver (castdeck --demo), and checks what the receiver reports with castctl
+(a separate process and a separate Cast sender)."""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(__file__))
+from atspi_helpers import (Failure, app_named, castctl, click, find, find_all, receiver_media,
+                           states, wait_for)
+
+CASTCTL = os.environ["CASTCTL"]
+DEVICE = os.environ["DEMO_DEVICE"]
+SHOTS = os.environ.get("SHOTS_DIR")
+results = []
+
+
+def shot(name):
+    if SHOTS:
+        os.system(f"import -window root {SHOTS}/{name}.png")
+
+
+def case(name):
+    def wrap(fn):
+        def run():
+            t0 = time.time()
+            try:
+                fn()
+                results.append((name, "ok", ""))
+                print(f"ok   {name} ({time.time() - t0:.1f}s)", flush=True)
+            except Exception as e:
+                results.append((name, "FAIL", str(e)))
+                import traceback
+                print(f"FAIL {name}: {e}\n{traceback.format_exc(limit=-2)}", flush=True)
+                raise
+        run.__name__ = fn.__name__
+        return run
+    return wrap
+
+
+app = app_named("castdeck")
+
+
+def pressed(node):
+    return "pressed" in states(node) or "checked" in states(node)
+
+
+@case("the device list names the demo receiver; picking it connects")
+def pick_device():
+    row = find(app, "Demo Receiver")
+    # The row is named by the friendly name; its Connect button activates it.
+    connect = find(app, "Connect to Demo Receiver", "push button")
+    shot("gui-devices")
+    click(connect)
+    find(app, "Cast sample", "push button")
+    wait_for("the row to show Connected", lambda: find_all(app, "Connected"))
+    assert row is not None
+
+
+@case("cast the sample: the receiver plays it and the pre-roll banner shows")
+def cast_sample():
+    click(find(app, "Cast sample", "push button"))
+    wait_for("media on the receiver",
+             lambda: receiver_media(CASTCTL, DEVICE).get("media", {}).get("metadata", {}).get("title") == "Big Buck Bunny")
+    banner = wait_for("the ad banner", lambda: [n for n in find_all(app, role="label") if n.name.startswith("Ad 1 of 3")])
+    assert banner
+
+
+@case("'Skip ad' is refused until skippable, then skips")
+def skip_ad():
+    skip = find(app, "Skip ad", "push button")
+    first = receiver_media(CASTCTL, DEVICE).get("breakStatus", {})
+    if "sensitive" not in states(skip):
+        shot("gui-ad-banner")
+        try:
+            click(skip)   # an insensitive button ignores the action
+        except Exception:
+            pass
+        time.sleep(0.5)
+        now = receiver_media(CASTCTL, DEVICE).get("breakStatus", {})
+        if now.get("breakClipId") != first.get("breakClipId"):
+            raise Failure(f"the ad was skipped before it was skippable: {first} -> {now}")
+    else:
+        raise Failure("Skip ad was sensitive at the start of a clip with a 5 s countdown")
+    wait_for("Skip ad to become sensitive", lambda: "sensitive" in states(find(app, "Skip ad", "push button")), timeout=15)
+    clip = receiver_media(CASTCTL, DEVICE).get("breakStatus", {}).get("breakClipId")
+    click(find(app, "Skip ad", "push button"))
+    wait_for("the receiver to leave that clip",
+             lambda: receiver_media(CASTCTL, DEVICE).get("breakStatus", {}).get("breakClipId") != clip)
+    # Finish the pre-roll: skip every further clip once it allows it.
+    def out_of_break():
+        media = receiver_media(CASTCTL, DEVICE)
+        if not media.get("breakStatus"):
+            return True
+        skip = find_all(app, "Skip ad", "push button")
+        if skip and "sensitive" in states(skip[0]):
+            click(skip[0])
+        return False
+    wait_for("the pre-roll to end", out_of_break, timeout=60, interval=0.5)
+    wait_for("the banner to go", lambda: not find_all(app, "Skip ad", "push button"))
+
+
+@case("2× makes the receiver report playbackRate 2")
+def rate_two():
+    b = find(app, "Playback speed 2×", "push button") if find_all(app, "Playback speed 2×", "push button") \
+        else find(app, "Playback speed 2×")
+    wait_for("the rate control to be sensitive", lambda: "sensitive" in states(b))
+    click(b)
+    wait_for("playbackRate 2", lambda: receiver_media(CASTCTL, DEVICE).get("playbackRate") == 2)
+    wait_for("2× pressed", lambda: pressed(find(app, "Playback speed 2×")))
+    shot("gui-expanded")
+
+
+@case("castctl rate 0.5 from another process selects 0.5×")
+def rate_from_other_sender():
+    castctl(CASTCTL, DEVICE, "rate", "0.5")
+    wait_for("0.5× pressed", lambda: pressed(find(app, "Playback speed 0.5×")))
+    assert not pressed(find(app, "Playback speed 2×"))
+    assert not pressed(find(app, "Playback speed 1×"))
+
+
+@case("choosing a subtitle sets activeTrackIds")
+def subtitles():
+    click(find(app, "Subtitles and audio"))
+    english = find(app, "English (en)", "push button")
+    click(english)
+    wait_for("track 1 active", lambda: 1 in (receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or []))
+    click(find(app, "Off", "push button"))
+    wait_for("no text track", lambda: not ({1, 2} & set(receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or [])))
+    click(find(app, "English (en)", "push button"))
+    wait_for("track 1 active again", lambda: 1 in (receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or []))
+
+
+@case("applying a style sets textTrackStyle")
+def style():
+    click(find(app, "Subtitle style", "push button"))
+    outline = find(app, "Edge type: Outline")
+    click(outline)
+    bold = find(app, "Font style: Bold")
+    click(bold)
+    shot("gui-style-editor")
+    click(find(app, "Apply", "push button"))
+    def applied():
+        s = receiver_media(CASTCTL, DEVICE).get("media", {}).get("textTrackStyle") or {}
+        return s.get("edgeType") == "OUTLINE" and s.get("fontStyle") == "BOLD"
+    wait_for("textTrackStyle OUTLINE/BOLD", applied)
+
+
+@case("mute both ways")
+def mute():
+    m = find(app, "Mute")
+    was = pressed(m)
+    click(m)
+    wait_for("receiver muted", lambda: (receiver_media(CASTCTL, DEVICE).get("volume") or {}).get("muted") is (not was))
+    castctl(CASTCTL, DEVICE, "unmute", "--stream") if not was else castctl(CASTCTL, DEVICE, "mute", "--stream")
+    wait_for("Mute toggle follows the receiver", lambda: pressed(find(app, "Mute")) == was)
+
+
+@case("volume both ways")
+def volume():
+    castctl(CASTCTL, DEVICE, "volume", "0.3", "--stream")
+    slider = find(app, "Volume")
+    wait_for("the slider at 0.3", lambda: abs(slider.queryValue().currentValue - 0.3) < 0.01)
+    # From the window: set the slider through its accessible value, as assistive technology does.
+    slider.queryValue().currentValue = 0.6
+    def raised():
+        level = (receiver_media(CASTCTL, DEVICE).get("volume") or {}).get("level")
+        return level is not None and abs(level - 0.6) < 0.01
+    wait_for("the receiver's stream volume to reach 0.6", raised)
+
+
+for test in [pick_device, cast_sample, skip_ad, rate_two, rate_from_other_sender, subtitles, style, mute, volume]:
+    try:
+        test()
+    except Exception:
+        pass
+
+failed = [r for r in results if r[1] != "ok"]
+print(f"\n{len(results) - len(failed)} passed, {len(failed)} failed")
+sys.exit(1 if failed else 0)

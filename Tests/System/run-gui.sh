@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# GUI tests: the real castdeck window under Xvfb, read and driven through AT-SPI
+# (Debian's python3-pyatspi), against castdeck's in-process simulated receiver; castctl,
+# a separate sender process, checks what the receiver reports.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+swift build --product castdeck >/dev/null
+swift build --product castctl >/dev/null
+./scripts/build-data.sh >/dev/null
+bin="$(swift build --show-bin-path)"
+
+if [[ -z "${CASTDECK_GUI_INNER:-}" ]]; then
+  # Private session bus so the app and the test share one accessibility bus.
+  export CASTDECK_GUI_INNER=1
+  exec dbus-run-session -- "$0" "$@"
+fi
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+display=":$((90 + RANDOM % 100))"
+Xvfb "$display" -screen 0 1024x900x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
+export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+/usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
+sleep 0.5
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+export XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile LANGUAGE=en LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
+CASTDECK_DEMO_PORT=$port "$bin/castdeck" --demo >"$work/app.log" 2>&1 & pids+=($!)
+
+status=0
+CASTCTL="$bin/castctl" DEMO_DEVICE="127.0.0.1:$port" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_window.py || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "--- castdeck log"; tail -40 "$work/app.log"
+fi
+exit $status

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Screenshots of the window (device list, mini controller, expanded controller, ad banner,
+# style editor) in English and Persian, driven through AT-SPI against the demo receiver.
+# Usage: scripts/screenshots.sh [OUTDIR]   (default: artifacts/screenshots, not committed)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="${1:-$root/artifacts/screenshots}"
+mkdir -p "$out"
+cd "$root"
+[[ -n "${CASTDECK_SKIP_BUILD:-}" ]] || swift build --product castdeck >/dev/null
+./scripts/build-data.sh >/dev/null
+bin="$root/.build/debug"
+
+if [[ -z "${CASTDECK_SHOTS_INNER:-}" ]]; then
+  export CASTDECK_SHOTS_INNER=1
+  exec dbus-run-session -- "$0" "$out"
+fi
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+display=":$((190 + RANDOM % 50))"
+Xvfb "$display" -screen 0 720x760x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
+export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi GSETTINGS_BACKEND=keyfile CASTDECK_NO_DISCOVERY=1
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+/usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
+sleep 0.5
+
+for lang in en fa; do
+  cfg="$(mktemp -d)"
+  XDG_CONFIG_HOME="$cfg" LANGUAGE=$lang LC_ALL=C.UTF-8 "$bin/castdeck" --demo >/dev/null 2>&1 & app=$!
+  LANG_TAG=$lang OUT="$out" /usr/bin/python3 - <<'PY'
+import os, sys, time
+sys.path.insert(0, "Tests/System/gui")
+from atspi_helpers import app_named, find, find_all, click, wait_for, states
+import pyatspi
+lang, out = os.environ["LANG_TAG"], os.environ["OUT"]
+def shot(name):
+    time.sleep(0.8)
+    os.system(f"import -window root {out}/{name}-{lang}.png")
+app = app_named("castdeck")
+def by_role(role, index=0):
+    return wait_for(role, lambda: find_all(app, role=role)[index] if len(find_all(app, role=role)) > index else None)
+# Names are translated in Persian, so find widgets by role and position there.
+time.sleep(1.5)
+shot("1-device-list")
+buttons = lambda: [b for b in find_all(app, role="push button")]
+connect = wait_for("connect button", lambda: [b for b in buttons() if b.name.startswith(("Connect to", "اتصال به"))][0])
+click(connect)
+cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name in ("Cast sample", "پخش نمونه")][0])
+click(cast)
+time.sleep(2.5)
+shot("2-ad-banner")
+skip_names = ("Skip ad", "رد کردن آگهی")
+def out_of_ads():
+    s = [b for b in buttons() if b.name in skip_names]
+    if not s:
+        return True
+    if "sensitive" in states(s[0]):
+        click(s[0])
+    return False
+wait_for("ads to end", out_of_ads, timeout=90, interval=0.5)
+time.sleep(1)
+shot("3-expanded-controller")
+back = [b for b in buttons() if b.name in ("Back to devices", "بازگشت به دستگاه‌ها")][0]
+click(back)
+shot("4-mini-controller")
+opener = [b for b in buttons() if b.name in ("Open expanded controller", "باز کردن کنترل‌گر کامل")][0]
+click(opener)
+time.sleep(0.5)
+style = [b for b in buttons() if b.name in ("Subtitle style", "سبک زیرنویس")][0]
+click(style)
+time.sleep(0.5)
+for n in find_all(app, role="push button"):
+    if n.name in ("Edge type: Outline", "نوع لبه: دورگیری", "Window type: Rounded corners", "نوع پنجره: گوشه‌های گرد"):
+        click(n)
+shot("5-style-editor")
+PY
+  kill $app 2>/dev/null || true; wait $app 2>/dev/null || true
+  rm -rf "$cfg"
+done
+ls "$out"
