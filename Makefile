@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SWIFT ?= swift
 # Executables the tests run as separate processes.
-TEST_TOOLS := castctl imagecache-writer
+TEST_TOOLS := castctl imagecache-writer castdeck
 
 .PHONY: demo check setup build test system-test bench fuzz
 

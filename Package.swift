@@ -52,7 +52,7 @@ let package = Package(
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol", "CastReceiver"]),
         // Widgets and windows rendering AppModel.
         .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
-        .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk", "CastReceiver", "CastProtocol"]),
+        .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk", "CastReceiver", "CastProtocol", "ImageCache"]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.
         .target(
             name: "CastClient",

@@ -1,12 +1,34 @@
 import Glibc
 import AppModel
+import CastProtocol
+import ImageCache
 
-// The production collaborators: CastClient sessions and CastDiscovery (Avahi). ImageCache is wired
-// here when its branch lands (see the report); until then artwork comes from local files.
+// The production collaborators: CastClient sessions, CastDiscovery (Avahi) and ImageCache.
 
 func makeConnector() -> any CastConnector { CastClientConnector() }
 /// CASTDECK_NO_DISCOVERY=1 turns browsing off (tests, benchmarks and screenshots run outside the mDNS sandbox).
 func makeBrowser() -> (any DeviceBrowser)? {
     getenv("CASTDECK_NO_DISCOVERY") == nil ? AvahiDeviceBrowser() : nil
 }
-func makeArtworkProvider() -> any ArtworkProvider { LocalArtworkProvider() }
+func makeArtworkProvider() -> any ArtworkProvider { CachedArtworkProvider() }
+
+/// Artwork through the on-disk image cache: the picker chooses the metadata image that best
+/// covers the size the window draws, the cache downloads, checks and scales it, and the window
+/// gets the path of the scaled PNG. Local files (the demo sample) are used as they are. A
+/// failure of any kind means "show the placeholder"; the cache retries downloads by itself.
+struct CachedArtworkProvider: ArtworkProvider {
+    private let cache: ImageCache?
+    private let local = LocalArtworkProvider()
+
+    init() {
+        // The cache directory may be unwritable (a read-only home): then only local files show.
+        cache = try? ImageCache()
+    }
+
+    func localPath(for images: [CastImage], width: Int) async -> String? {
+        if let path = await local.localPath(for: images, width: width) { return path }
+        guard let cache, !images.isEmpty else { return nil }
+        let request = ImageRequest(use: .expandedControllerBackground, size: PixelSize(width: width, height: width))
+        return try? await cache.image(from: images, for: request)?.path
+    }
+}
