@@ -17,14 +17,15 @@ build: setup
 demo: setup
 	./scripts/demo.sh
 
-# Unit and integration tests in Swift, then the system tests (foreign peers, mDNS
+# Unit and integration tests in Swift (under Xvfb, so the GLib/GTK interop tests run
+# instead of skipping), then the system tests (foreign peers, mDNS
 # sandbox, the real window under Xvfb) that Tests/System/run-*.sh drive.
 # Only our own products are built: a plain `swift build` would also compile
 # swift-protobuf's C++ protoc executable, which nothing here uses.
 check: setup
 	$(SWIFT) build --product CastDeckPackageTests
 	for p in $(TEST_TOOLS); do $(SWIFT) build --product $$p || exit 1; done
-	$(SWIFT) test --skip-build
+	GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
 	./scripts/system-tests.sh
 
 system-test: setup
