@@ -25,8 +25,8 @@ expect_exit() {  # expect_exit CODE ARGS...
 expect_exit 2 receiver --no-such-option
 expect_exit 2 receiver --app not-an-app-spec
 expect_exit 2 receiver --uuid 1234
-expect_exit 1 receiver --port 0 --announce
-grep -q "announcing over mDNS is unavailable" "$work/err" || { echo "FAIL: --announce message" >&2; exit 1; }
+# --announce publishes over mDNS, so it is tested only inside the mDNS sandbox
+# (Tests/System/run-discovery.sh), never here on the machine's real interfaces.
 # A port that is taken: one clear line, exit 1.
 "$CASTCTL" receiver --port 0 >"$work/first" 2>/dev/null &
 first=$!
