@@ -9,6 +9,6 @@ root=$(pwd)
 sandbox="$(cd "$root/.." && pwd)/shared/scripts/mdns-sandbox"
 [[ -x $sandbox ]] || { echo "run-discovery: $sandbox is missing (CI has shared/ beside the clone)" >&2; exit 1; }
 [[ -x .venv/bin/python ]] || ./scripts/setup.sh
-swift build --build-tests >/dev/null
+swift build --product CastDeckPackageTests >/dev/null && swift build --product castctl >/dev/null
 export CASTCTL="$(swift build --show-bin-path)/castctl"
 exec "$sandbox" bash "$root/Tests/System/discovery/inside.sh"
