@@ -58,6 +58,7 @@ let package = Package(
             name: "CastClient",
             dependencies: [
                 "CastProtocol",
+                "CastProtocolNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTLS", package: "swift-nio"),
@@ -70,11 +71,17 @@ let package = Package(
             name: "CastClientTests",
             dependencies: ["CastClient", "CastReceiver", "CastProtocol"]
         ),
+        // CastProtocol's framing as SwiftNIO handlers, shared by CastClient and CastReceiver.
+        .target(
+            name: "CastProtocolNIO",
+            dependencies: ["CastProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
         // The simulated Cast receiver (an independent test oracle: never imports CastClient).
         .target(
             name: "CastReceiver",
             dependencies: [
                 "CastProtocol",
+                "CastProtocolNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

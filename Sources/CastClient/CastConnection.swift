@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CastProtocol
+import CastProtocolNIO
 import Logging
 import NIOCore
 import NIOPosix

@@ -1,46 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The NIO side of a connection: frame decoding/encoding and the bridge into Swift concurrency.
 import CastProtocol
+import CastProtocolNIO
 import NIOCore
 import NIOSSL
 import NIOTLS
-
-/// CastProtocol's streaming `CastFrameDecoder` as a NIO decoder: every complete frame
-/// becomes one `CastMessage`; a corrupt stream becomes an error (the connection closes).
-final class CastMessageDecoder: ByteToMessageDecoder {
-    typealias InboundOut = CastMessage
-    private var frames = CastFrameDecoder()
-
-    func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        if buffer.readableBytes > 0 {
-            frames.append(buffer.readableBytesView)
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-        }
-        while let message = try frames.nextMessage() {
-            context.fireChannelRead(wrapInboundOut(message))
-        }
-        return .needMoreData
-    }
-
-    func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        _ = try decode(context: context, buffer: &buffer)
-        return .needMoreData
-    }
-}
-
-@available(*, unavailable)
-extension CastMessageDecoder: Sendable {}
-
-/// Writes `CastMessage`s as length-prefixed frames.
-final class CastMessageEncoder: MessageToByteEncoder {
-    typealias OutboundIn = CastMessage
-    func encode(data: CastMessage, out: inout ByteBuffer) throws {
-        out.writeBytes(try data.framed())
-    }
-}
-
-@available(*, unavailable)
-extension CastMessageEncoder: Sendable {}
 
 /// What the pipeline reports to the connection actor, in order.
 enum ConnectionInput: Sendable {

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import CastProtocol
+import CastProtocolNIO
 import Foundation
 import Logging
 import NIOCore
@@ -52,7 +53,7 @@ public final class CastReceiverServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CastMessageByteDecoder()))
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CastMessageDecoder()))
                     try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(CastMessageEncoder()))
                     try channel.pipeline.syncOperations.addHandler(SenderChannelHandler(core: core))
                 }
