@@ -41,7 +41,7 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = DeviceDirectory(browser: CastBrowser(waitForDaemon: false))
+        let directory = DeviceDirectory(prober: CastClientProber(), browser: CastBrowser(waitForDaemon: false))
         await directory.start()
         if let problem = await directory.storeProblem {
             FileHandle.standardError.write(Data("castctl: \(problem)\n".utf8))
@@ -73,7 +73,9 @@ struct DiscoverCommand: AsyncParsableCommand {
             case let .unavailable(error):
                 unavailable = error
                 FileHandle.standardError.write(Data("castctl: \(error)\n".utf8))
-                await directory.stop()  // nothing more will come; added devices are listed below
+                // Nothing more will come from the network. With no added devices there is
+                // nothing to wait for; otherwise their probes answer before the deadline.
+                if await directory.devices.isEmpty { await directory.stop() }
             case .updated, .browsing:
                 break
             }

@@ -40,6 +40,19 @@ def test_without_avahi_devices_by_address_still_work(receivers, config_home):
     assert [d["address"] for d in devices] == [address]
     assert connect_and_status(devices[0]["host"], devices[0]["port"], sim.uuid, "Wired TV") is not None
 
+    # Probed with connect + GET_STATUS: once an app runs, its status text is listed.
+    subprocess.run([castctl(), "cast", "https://example.com/a.mp4", "--title", "A", "--device", address],
+                   check=True, capture_output=True, timeout=60)
+    devices, err, code = discover(timeout=5)
+    assert code == 0 and devices[0]["statusText"] == "Default Media Receiver", devices
+
+    # A device that refuses the connection says so instead of showing nothing.
+    refused = config_home.parent / "refused"
+    done = subprocess.run([castctl(), "discover", "--add", "127.0.0.1:1", "--json", "--timeout", "5"],
+                          capture_output=True, text=True, timeout=30, env={**os.environ, "XDG_CONFIG_HOME": str(refused)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)[0]["statusText"].startswith("Not answering"), done.stdout
+
     # Nothing known and no Avahi: the sentence and a failure status, quickly.
     empty = config_home.parent / "empty"
     done = subprocess.run([castctl(), "discover", "--timeout", "30"], capture_output=True, text=True, timeout=20,
