@@ -4,17 +4,19 @@ loopback), `castctl` as CastDeck's sender, pychromecast 14.0.10 as the foreign s
 
 import json
 import os
+import sys
+from pathlib import Path
 import signal
 import subprocess
-import threading
 import time
 import uuid
 
 import pychromecast
 import pytest
-from pychromecast.controllers import BaseController
 
-MEDIA_NS = "urn:x-cast:com.google.cast.media"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from raw_media import RawMediaHandler  # noqa: E402  (shared with the other suite)
+
 HELLO_NS = "urn:x-cast:com.google.cast.sample.helloworld"
 CUSTOM_APP = "ABCD1234"
 CASTCTL = os.environ.get("CASTCTL")
@@ -77,36 +79,6 @@ def castctl(rcv, *args, timeout=30, check=True, device=True):
 def castctl_json(rcv, *args, **kw):
     p = castctl(rcv, *args, "--json", **kw)
     return json.loads(p.stdout)
-
-
-class RawMediaHandler(BaseController):
-    """Keeps the raw JSON of every MEDIA_STATUS (pychromecast drops textTrackStyle and
-    breakStatus from its own MediaStatus; cast-protocol.md 8a)."""
-
-    def __init__(self):
-        super().__init__(MEDIA_NS)
-        self.statuses = []
-        self.cond = threading.Condition()
-
-    def receive_message(self, _message, data):
-        if data.get("type") == "MEDIA_STATUS":
-            with self.cond:
-                self.statuses.append(data)
-                self.cond.notify_all()
-        return False
-
-    def wait_for(self, predicate, timeout=10):
-        deadline = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                for data in reversed(self.statuses):
-                    for st in data.get("status") or []:
-                        if predicate(st):
-                            return st
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError("no MEDIA_STATUS matched in time")
-                self.cond.wait(left)
 
 
 def connect_pychromecast(rcv):

@@ -4,6 +4,8 @@
 to drive it with pychromecast 14.0.10 over real TLS on loopback (no discovery)."""
 
 import os
+import sys
+from pathlib import Path
 import signal
 import subprocess
 import threading
@@ -14,7 +16,9 @@ import pychromecast
 import pytest
 from pychromecast.controllers import BaseController
 
-MEDIA_NS = "urn:x-cast:com.google.cast.media"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from raw_media import RawMediaHandler  # noqa: E402  (shared with the other suite)
+
 SIM_NS = "urn:x-cast:io.github.castdeck.simulator"
 # Set by run-receiver.sh; counts the reconnect/retry cast-protocol.md 8a allows.
 RETRY_LOG = os.environ.get("CASTDECK_RETRY_LOG")
@@ -49,45 +53,6 @@ def receiver():
             proc.wait()
             raise AssertionError("castctl receiver did not stop on SIGTERM")
         assert code == 0, f"castctl receiver exited with {code} on SIGTERM"
-
-
-class RawMediaHandler(BaseController):
-    """A second handler on the media namespace keeping the raw JSON of every
-    MEDIA_STATUS: pychromecast's own MediaStatus has no textTrackStyle or breakStatus
-    (cast-protocol.md 8a)."""
-
-    def __init__(self):
-        super().__init__(MEDIA_NS)
-        self.statuses = []
-        self.cond = threading.Condition()
-
-    def receive_message(self, _message, data):
-        if data.get("type") == "MEDIA_STATUS":
-            with self.cond:
-                self.statuses.append(data)
-                self.cond.notify_all()
-        return False  # let pychromecast's media controller see it too
-
-    @property
-    def last(self):
-        with self.cond:
-            for data in reversed(self.statuses):
-                if data.get("status"):
-                    return data["status"][0]
-        return None
-
-    def wait_for(self, predicate, timeout=10):
-        deadline = time.monotonic() + timeout
-        with self.cond:
-            while True:
-                for data in self.statuses:
-                    for st in data.get("status") or []:
-                        if predicate(st):
-                            return st
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise AssertionError("no MEDIA_STATUS matched in time")
-                self.cond.wait(left)
 
 
 class SimulatorControl(BaseController):
