@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import Crypto
+import Foundation
+import SwiftASN1
+import X509
+
+/// The root certificates a device certificate must chain to.
+///
+/// `shipped` holds the public Cast roots (Cast Root CA, Eureka Root CA) that CastDeck carries
+/// (data/cast-roots/, fingerprints in README.md). Tests and labs add their own roots only
+/// explicitly: `CASTDECK_EXTRA_CAST_ROOTS=FILE.pem` or `adding(pemFile:)`.
+public struct CastTrustStore: Sendable {
+    /// The environment variable naming a PEM file of extra roots.
+    public static let extraRootsVariable = "CASTDECK_EXTRA_CAST_ROOTS"
+
+    let roots: [Certificate]
+
+    init(roots: [Certificate]) { self.roots = roots }
+
+    /// The Cast roots shipped with CastDeck. They are parsed once; a broken embedded root is a
+    /// build mistake that the tests catch, so it stops the program.
+    public static let shipped: CastTrustStore = {
+        do {
+            var roots: [Certificate] = []
+            for entry in CastRootCertificates.all {
+                roots += try parse(pem: entry.pem, source: entry.file)
+            }
+            return CastTrustStore(roots: roots)
+        } catch {
+            fatalError("The embedded Cast roots are broken (\(error)); run scripts/gen-cast-roots.sh")
+        }
+    }()
+
+    /// The shipped roots plus those in the file named by `CASTDECK_EXTRA_CAST_ROOTS`, if set.
+    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CastTrustStoreError) -> CastTrustStore {
+        guard let path = environment[extraRootsVariable], !path.isEmpty else { return shipped }
+        return try shipped.adding(pemFile: path)
+    }
+
+    /// Only the roots in a PEM file (one or more certificates).
+    public init(pemFile path: String) throws(CastTrustStoreError) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        roots = try Self.parse(pem: text, source: path)
+    }
+
+    /// This store plus the roots in a PEM file.
+    public func adding(pemFile path: String) throws(CastTrustStoreError) -> CastTrustStore {
+        CastTrustStore(roots: roots + (try CastTrustStore(pemFile: path)).roots)
+    }
+
+    /// The DER bytes of every root.
+    public var rootsDER: [[UInt8]] { roots.compactMap { try? derBytes($0) } }
+
+    /// The SHA-256 fingerprint of every root, lowercase hex without separators.
+    public var fingerprints: [String] { rootsDER.map { SHA256.hash(data: $0).map { String(format: "%02x", $0) }.joined() } }
+
+    /// The common name of every root.
+    public var commonNames: [String] { roots.map { $0.subject.commonName ?? "(no common name)" } }
+
+    /// The DER of each certificate in PEM text (`-----BEGIN CERTIFICATE-----` blocks; other
+    /// block types are skipped).
+    public static func certificatesDER(fromPEM text: String) throws(CastTrustStoreError) -> [[UInt8]] {
+        try parse(pem: text, source: "PEM text").compactMap { try? derBytes($0) }
+    }
+
+    static func parse(pem text: String, source: String) throws(CastTrustStoreError) -> [Certificate] {
+        let documents: [PEMDocument]
+        do {
+            documents = try PEMDocument.parseMultiple(pemString: text)
+        } catch {
+            throw .invalid(path: source, reason: "not PEM (\(error))")
+        }
+        var certificates: [Certificate] = []
+        for doc in documents where doc.discriminator == "CERTIFICATE" {
+            do {
+                certificates.append(try Certificate(derEncoded: doc.derBytes))
+            } catch {
+                throw .invalid(path: source, reason: "a certificate could not be parsed (\(error))")
+            }
+        }
+        guard !certificates.isEmpty else { throw .noCertificates(path: source) }
+        return certificates
+    }
+}
+
+/// Why a set of roots could not be loaded.
+public enum CastTrustStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case invalid(path: String, reason: String)
+    case noCertificates(path: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let p, let r): "Cannot read the Cast roots file \(p): \(r)."
+        case .invalid(let p, let r): "The Cast roots file \(p) is not usable: \(r)."
+        case .noCertificates(let p): "The Cast roots file \(p) holds no “BEGIN CERTIFICATE” block."
+        }
+    }
+}
+
+func derBytes(_ certificate: Certificate) throws -> [UInt8] {
+    var serializer = DER.Serializer()
+    try serializer.serialize(certificate)
+    return serializer.serializedBytes
+}
+
+extension DistinguishedName {
+    /// The first common name (CN) attribute, as text.
+    var commonName: String? {
+        for rdn in self {
+            for attribute in rdn where attribute.type == .RDNAttributeType.commonName {
+                return String(describing: attribute.value)
+            }
+        }
+        return nil
+    }
+}
