@@ -44,8 +44,9 @@ public final class CastReceiverServer: Sendable {
 
     /// Makes the certificate, binds and starts serving. Throws ``CastReceiverError``.
     public func start() async throws {
-        let context = try SelfSignedCertificate.serverContext(commonName: configuration.friendlyName)
+        let (context, certificateDER) = try SelfSignedCertificate.serverContext(commonName: configuration.friendlyName)
         let core = self.core
+        try await core.loop.submit { core.tlsCertificateDER = certificateDER }.get()
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)

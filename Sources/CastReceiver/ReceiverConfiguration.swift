@@ -21,6 +21,8 @@ public struct ReceiverConfiguration: Sendable {
     public var apps: [ReceiverApp] = []
     /// Fault injection for tests of senders; all off by default.
     public var faults: FaultInjection = FaultInjection()
+    /// Credentials and faults for deviceauth challenges; nil = answer AuthError (no credentials).
+    public var deviceAuth: DeviceAuthSimulation?
     /// The receiver's own heartbeat policy.
     public var heartbeat: HeartbeatPolicy = HeartbeatPolicy()
     /// The time base of playback. ``SystemClock`` by default; ``ManualClock`` in tests.
@@ -123,6 +125,8 @@ public enum CastReceiverError: Error, Equatable, Sendable, CustomStringConvertib
     case clockNotManual
     /// The server is not running (never started, or stopped).
     case notRunning
+    /// The deviceauth credentials directory (`--auth-ca`) could not be read or created.
+    case authSetupFailed(directory: String, reason: String)
 
     public var description: String {
         switch self {
@@ -131,6 +135,7 @@ public enum CastReceiverError: Error, Equatable, Sendable, CustomStringConvertib
         case .tlsSetupFailed(let reason): "Cannot set up TLS for the simulated receiver: \(reason)."
         case .clockNotManual: "The receiver runs on real time; start it with a ManualClock (--clock manual) to advance time."
         case .notRunning: "The simulated receiver is not running."
+        case .authSetupFailed(let d, let r): "Cannot use \(d) for device-auth credentials: \(r). Pass a writable directory, or delete it to start afresh."
         }
     }
 }

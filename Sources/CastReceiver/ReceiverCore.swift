@@ -30,6 +30,8 @@ final class ReceiverCore: @unchecked Sendable {
     private(set) var running: RunningApp?
     private var malformedSent = false
     private var ticker: RepeatedTask?
+    /// DER of the TLS certificate senders see; deviceauth answers sign it (ReceiverCore+Auth.swift).
+    var tlsCertificateDER: [UInt8] = []
 
     init(loop: any EventLoop, config: ReceiverConfiguration) {
         self.loop = loop
@@ -190,9 +192,7 @@ final class ReceiverCore: @unchecked Sendable {
             reply(HeartbeatMessage.pong, from: message.destinationID == CastEndpoint.broadcast ? CastEndpoint.receiver : message.destinationID, to: sender, on: c)
             return
         case .deviceAuth:
-            // No Google-rooted credentials here: answer AuthError INTERNAL_ERROR (protobuf
-            // DeviceAuthMessage{error{error_type: 0}}), as cast-protocol.md §7 suggests.
-            send(CastMessage(sourceID: CastEndpoint.receiver, destinationID: sender, namespace: message.namespace, payload: .binary([0x1A, 0x02, 0x08, 0x00])), to: c)
+            handleDeviceAuth(message, from: c)
             return
         default:
             break

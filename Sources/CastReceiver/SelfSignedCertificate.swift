@@ -47,13 +47,13 @@ enum SelfSignedCertificate {
     /// A TLS server context with the fresh identity. TLS 1.3 is not offered: with it,
     /// pychromecast 14.0.10 sometimes saw an EOF right after LAUNCH and reconnected
     /// (cast-protocol.md §8a); with 1.2 as the maximum that was never seen.
-    static func serverContext(commonName: String) throws(CastReceiverError) -> NIOSSLContext {
+    static func serverContext(commonName: String) throws(CastReceiverError) -> (context: NIOSSLContext, certificateDER: [UInt8]) {
         let (cert, key) = try make(commonName: commonName)
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(cert)], privateKey: .privateKey(key))
         tls.minimumTLSVersion = .tlsv12
         tls.maximumTLSVersion = .tlsv12
         do {
-            return try NIOSSLContext(configuration: tls)
+            return (try NIOSSLContext(configuration: tls), try cert.toDERBytes())
         } catch {
             throw .tlsSetupFailed(reason: "\(error)")
         }

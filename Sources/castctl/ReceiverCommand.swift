@@ -69,6 +69,8 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
+    @OptionGroup var auth: ReceiverAuthOptions
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         if let uuid {
@@ -111,6 +113,7 @@ struct ReceiverCommand: AsyncParsableCommand {
             interval: .milliseconds(Int64(heartbeatInterval * 1000)), timeout: .milliseconds(Int64(heartbeatTimeout * 1000)))
         if clock == .manual { config.clock = ManualClock() }
         config.logger = Logger(label: "castdeck.receiver")
+        config.deviceAuth = try auth.simulation()
 
         var announcer: (any ReceiverAnnouncer)?
         if announce {
