@@ -73,6 +73,8 @@ public struct CastClientConfiguration: Sendable {
     public var heartbeatTimeout: Duration = .seconds(10)
     public var reconnect = ReconnectPolicy()
     public var certificatePolicy: any CertificateVerificationPolicy = AcceptAnyCertificate()
+    /// The deviceauth challenge after TLS: off, verify and report (default), or require.
+    public var deviceAuthentication = DeviceAuthenticationPolicy()
     /// Our endpoint id for app traffic; unique per process by default so several senders can share a device.
     public var senderID: String = "sender-\(Int.random(in: 100_000...999_999))"
     /// Where sessions are remembered for `resume`; nil = do not remember.

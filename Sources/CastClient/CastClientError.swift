@@ -43,6 +43,8 @@ public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible
     case tlsFailed(device: String, reason: String)
     /// The certificate-verification policy refused the device's certificate.
     case certificateRejected(device: String, reason: String)
+    /// Verified devices are required and this one did not prove it is a genuine Cast device.
+    case deviceNotVerified(device: String, failure: DeviceAuthFailure)
     /// No reply to a request within its timeout.
     case timeout(request: String, device: String, seconds: Double)
     /// The link dropped while a request was waiting, or before it could be sent.
@@ -92,6 +94,8 @@ public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible
             "The secure connection to \(d) failed: \(r). Is it a Cast device (port 8009, or the group's port)?"
         case .certificateRejected(let d, let r):
             "The certificate of \(d) was refused: \(r)."
+        case .deviceNotVerified(let d, let f):
+            "Refused \(d): it is not a verified Cast device (\(f)), and verified devices are required."
         case .timeout(let req, let d, let s):
             "\(d) did not answer \(req) within \(DisconnectReason.format(s)) s. The device may be busy or unreachable; try again or raise --timeout."
         case .connectionLost(let reason):

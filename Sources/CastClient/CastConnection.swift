@@ -34,6 +34,8 @@ public actor CastConnection {
     private var tasks: [Task<Void, Never>] = []
     private let onMessage: @Sendable (InboundMessage) async -> Void
     private let onClose: @Sendable (DisconnectReason) async -> Void
+    /// Device authentication of this link (CastConnection+DeviceAuth.swift).
+    var deviceAuth = DeviceAuthExchange()
 
     private struct Pending {
         var label: String
@@ -99,6 +101,7 @@ public actor CastConnection {
         }
         let connection = CastConnection(channel: channel, device: device, configuration: configuration, onMessage: onMessage, onClose: onClose)
         await connection.start(stream)
+        try await connection.authenticateDevice(policy: configuration.deviceAuthentication, peerCertificateDER: der)
         try await connection.connectVirtual(to: CastEndpoint.receiver)
         return connection
     }
@@ -267,6 +270,7 @@ public actor CastConnection {
         }
         lastHeard = .now
         logger.trace("receive", metadata: ["cast.message": "\(raw)"])
+        if raw.namespace == CastNamespace.deviceAuthURN { return await deviceAuthReply(raw) }
         if case .success(.connection(.close)) = decoded {
             virtualConnections.remove(raw.sourceID)
         }

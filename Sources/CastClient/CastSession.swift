@@ -81,6 +81,8 @@ public actor CastSession {
     private let stateBroadcast = Broadcast<SessionState>(initial: .disconnected(nil))
     private let receiverBroadcast = Broadcast<ReceiverStatus>()
     private let warningBroadcast = Broadcast<CastWarning>(replayLatest: false)
+    /// Device authentication of the current link (CastSession+Authentication.swift).
+    let authenticationTracker = AuthenticationTracker()
 
     public init(device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init()) {
         self.device = device
@@ -135,10 +137,12 @@ public actor CastSession {
                 onMessage: { [weak self] m in await self?.inbound(m, generation: gen) },
                 onClose: { [weak self] r in await self?.linkClosed(r, generation: gen) })
         } catch {
+            authenticationTracker.record(error)
             if !resuming { setState(.disconnected(.networkError(error.description))) }
             throw error
         }
         self.connection = connection
+        await authenticationTracker.track(connection)
         let status: ReceiverStatus
         do {
             status = try await requestReceiverStatus()
