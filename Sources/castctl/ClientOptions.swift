@@ -18,6 +18,8 @@ struct ClientOptions: ParsableArguments {
     @Flag(name: .customShort("v"), help: "Trace every protocol message on stderr.")
     var verbose = false
 
+    @OptionGroup var auth: AuthOptions
+
     func validate() throws {
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
     }
@@ -33,6 +35,7 @@ struct ClientOptions: ParsableArguments {
         var logger = Logger(label: "castctl.protocol")
         logger.logLevel = verbose ? .trace : .warning
         configuration.logger = logger
+        try auth.apply(to: &configuration, timeout: timeout)
         let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration)
         do {
             let result = try await body(session)
@@ -124,6 +127,7 @@ struct StatusReport: Encodable {
     var media: MediaStatus?
     /// Interpolated position in seconds.
     var position: Double?
+    var authentication: AuthenticationReport
 
     init(device: String, session: CastSession, info: SessionInfo?) {
         self.device = device
@@ -132,5 +136,6 @@ struct StatusReport: Encodable {
         self.receiver = session.receiverStatus
         self.media = session.media.status
         self.position = session.media.approximateStreamPosition()
+        self.authentication = AuthenticationReport(session.authentication)
     }
 }

@@ -14,6 +14,7 @@ struct StatusCommand: AsyncParsableCommand {
         let device = try await options.target.resolve()
         let report = try await options.withSession { session in
             let status = try await session.connect()
+            await session.settledAuthentication()
             var info: SessionInfo?
             if let app = status.applications?.first(where: { $0.isIdleScreen != true }) {
                 info = try await session.join(appID: app.appId)
@@ -24,7 +25,7 @@ struct StatusCommand: AsyncParsableCommand {
     }
 
     static func text(_ r: StatusReport) -> String {
-        var lines = ["Device:  \(r.device)"]
+        var lines = ["Device:  \(r.device)", "Trust:   \(r.authentication.text)"]
         if let v = r.receiver?.volume {
             let level = v.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?"
             lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")")
