@@ -68,19 +68,27 @@ public struct CastTrustStore: Sendable {
         try parse(pem: text, source: "PEM text").compactMap { try? derBytes($0) }
     }
 
+    /// Reads `CERTIFICATE` blocks leniently: published Cast data wraps base64 at 76 columns,
+    /// which strict PEM readers refuse.
     static func parse(pem text: String, source: String) throws(CastTrustStoreError) -> [Certificate] {
-        let documents: [PEMDocument]
-        do {
-            documents = try PEMDocument.parseMultiple(pemString: text)
-        } catch {
-            throw .invalid(path: source, reason: "not PEM (\(error))")
-        }
         var certificates: [Certificate] = []
-        for doc in documents where doc.discriminator == "CERTIFICATE" {
-            do {
-                certificates.append(try Certificate(derEncoded: doc.derBytes))
-            } catch {
-                throw .invalid(path: source, reason: "a certificate could not be parsed (\(error))")
+        var body: String?
+        for rawLine in text.split(whereSeparator: \.isNewline) {
+            let line = rawLine.trimmingCharacters(in: .whitespaces)
+            if line == "-----BEGIN CERTIFICATE-----" {
+                body = ""
+            } else if line == "-----END CERTIFICATE-----", let b64 = body {
+                body = nil
+                guard let der = Data(base64Encoded: b64) else {
+                    throw .invalid(path: source, reason: "certificate \(certificates.count + 1) is not valid base64")
+                }
+                do {
+                    certificates.append(try Certificate(derEncoded: [UInt8](der)))
+                } catch {
+                    throw .invalid(path: source, reason: "certificate \(certificates.count + 1) could not be parsed (\(error))")
+                }
+            } else if body != nil {
+                body! += line
             }
         }
         guard !certificates.isEmpty else { throw .noCertificates(path: source) }
