@@ -86,13 +86,20 @@ public struct DeviceAuthenticator: Sendable {
                                                         deviceCertificateDER: [UInt8](response.clientAuthCertificate), hash: hash) {
             return .failure(f)
         }
-        if identity.audioOnly, let ca = advertisedCapabilities, ca & 1 != 0 {
+        if Self.violatesAudioOnlyPolicy(identity, advertisedCapabilities: advertisedCapabilities) {
             return .failure(.audioOnlyDeviceWithVideo)
         }
         return .success(identity)
     }
 
     // MARK: the separate checks (public for tests against published Cast test data)
+
+    /// True when the chain restricts the device to audio but it advertises video output
+    /// (`ca` bit 0, cast-protocol.md §5.2); unknown capabilities never fail.
+    public static func violatesAudioOnlyPolicy(_ identity: DeviceIdentity, advertisedCapabilities: Int?) -> Bool {
+        guard identity.audioOnly, let ca = advertisedCapabilities else { return false }
+        return ca & 1 != 0
+    }
 
     /// The TLS certificate rules of cast-protocol.md §1.1; nil when they hold.
     public static func checkTLSCertificate(_ der: [UInt8]?, at now: Date) -> DeviceAuthFailure? {

@@ -89,6 +89,12 @@ struct CastTrustDataTests {
         let identity = try result.get()
         #expect(identity.commonName == "4ZZDZJ FA8FCA7EFE3C")
         #expect(identity.audioOnly)
+        // ca bit 0 = video out, bit 2 = audio out.
+        #expect(DeviceAuthenticator.violatesAudioOnlyPolicy(identity, advertisedCapabilities: 5))
+        #expect(!DeviceAuthenticator.violatesAudioOnlyPolicy(identity, advertisedCapabilities: 4))
+        #expect(!DeviceAuthenticator.violatesAudioOnlyPolicy(identity, advertisedCapabilities: nil))
+        let video = DeviceIdentity(commonName: identity.commonName, rootCommonName: identity.rootCommonName, audioOnly: false)
+        #expect(!DeviceAuthenticator.violatesAudioOnlyPolicy(video, advertisedCapabilities: 5))
     }
 
     @Test func theRealChainIsRefusedWhenOnlyATestRootIsTrusted() async throws {
