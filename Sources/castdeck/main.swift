@@ -1,8 +1,9 @@
 // castdeck: the GTK window. Wiring and argument parsing only.
 import AppModel
+import CastDeckResources
 import CastDeckUI
 import CastReceiver
-import CGtk
+import Glibc
 import GLibInterop
 
 func usage() -> Never {
@@ -29,6 +30,7 @@ while let arg = args.popFirst() {
     }
 }
 
+castdeck_register_resource()
 let paths = DataPaths.locate()
 paths.exportSchemaDir()
 Gettext.setUp(localeDir: paths.localeDir)
