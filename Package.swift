@@ -65,6 +65,7 @@ let package = Package(
         .testTarget(name: "CastDeckUITests", dependencies: ["CastDeckUI", "CastDeckResources", "GtkInterop", "AppModel"]),
         .executableTarget(name: "castdeck", dependencies: [
             "CastDeckUI", "CastDeckResources", "AppModel", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.
         .target(
