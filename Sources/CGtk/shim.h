@@ -29,9 +29,21 @@ static inline void cgtk_accessible_set_pressed(GtkWidget *_Nonnull w, int presse
     gtk_accessible_update_state(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_STATE_PRESSED,
         pressed ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
 }
+/* Whether the widget's accessible label is exactly `label` (GTK 4.8 has no getter; the test
+ * helper reads the AT context). Used by tests. */
+static inline int cgtk_accessible_label_is(GtkWidget *_Nonnull w, const char *_Nonnull label) {
+    char *mismatch = gtk_test_accessible_check_property(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_PROPERTY_LABEL, label);
+    int same = mismatch == NULL;
+    g_free(mismatch);
+    return same;
+}
 static inline const GVariantType *_Nonnull cgtk_variant_type(const char *_Nonnull s) {
     return G_VARIANT_TYPE(s);
 }
+/* Static GVariant types (a type made from a Swift string would point into a temporary). */
+static inline const GVariantType *_Nonnull cgtk_variant_type_double(void) { return G_VARIANT_TYPE_DOUBLE; }
+static inline const GVariantType *_Nonnull cgtk_variant_type_int32(void) { return G_VARIANT_TYPE_INT32; }
+static inline const GVariantType *_Nonnull cgtk_variant_type_boolean(void) { return G_VARIANT_TYPE_BOOLEAN; }
 /* Set an int/double/boolean/string property without the variadic g_object_set. */
 static inline void cgtk_set_bool(gpointer _Nonnull obj, const char *_Nonnull name, int v) {
     g_object_set(obj, name, (gboolean)v, NULL);

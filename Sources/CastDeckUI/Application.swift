@@ -1,7 +1,6 @@
 import AppModel
 import CastProtocol
-import CGtk
-import GLibInterop
+import Glibc
 import GtkInterop
 
 /// Options from the command line (parsed by the executable).
@@ -28,46 +27,55 @@ public struct Services {
 }
 
 /// The AdwApplication `io.github.castdeck.CastDeck` (single instance through D-Bus).
+/// Its .ui files, CSS and icons are a GResource compiled into the binary under
+/// `resourcePath`; GTK loads `style.css`, `icons/` and `gtk/help-overlay.ui` from there itself.
 @MainActor
 public final class CastDeckApplication {
-    public static let appID = "io.github.castdeck.CastDeck"
-    let app: UnsafeMutablePointer<AdwApplication>
+    nonisolated public static let appID = "io.github.castdeck.CastDeck"
+    nonisolated public static let resourcePath = "/io/github/castdeck/CastDeck"
+
+    let app: Application
     let options: LaunchOptions
     let services: Services
     let paths: DataPaths
     var settings: Settings?
     var model: AppModel?
     var window: MainWindow?
+    /// Non-zero when the window could not be built (a missing or broken resource).
+    var failure: Int32 = 0
 
     public init(options: LaunchOptions, services: Services, paths: DataPaths) {
         self.options = options
         self.services = services
         self.paths = paths
-        app = adw_application_new(Self.appID, G_APPLICATION_DEFAULT_FLAGS)
+        app = Application(id: Self.appID)
     }
 
     /// Runs the GLib main loop until the last window closes; returns the exit status.
     public func run() -> Int32 {
         MainQueueBridge.install()
-        app.on("startup") { [unowned self] in self.startup() }
-        app.on("activate") { [unowned self] in self.activate() }
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "castdeck"), nil]
-        defer { free(argv[0]) }
-        return g_application_run(cast(app), 1, &argv)
+        guard Gtk.resourceExists(MainWindow.resource) else {
+            printError("castdeck: the user interface is missing: resource \(MainWindow.resource) is not "
+                       + "compiled into this binary (see Sources/CastDeckResources).")
+            return 1
+        }
+        app.onStartup { [unowned self] in self.startup() }
+        app.onActivate { [unowned self] in self.activate() }
+        let status = app.run()
+        return failure != 0 ? failure : status
     }
 
     func startup() {
         settings = Settings(schemaID: Self.appID)
         Localization.translate = { Gettext.translate($0) }
-        Gtk.loadCSS(path: paths.css)
-        gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(gdk_display_get_default()), paths.iconDir)
-        gtk_window_set_default_icon_name(Self.appID)
-        let gtkApp: UnsafeMutablePointer<GtkApplication> = cast(app)
-        Actions.add(app, "quit", accels: ["<Control>q"], app: gtkApp) { [unowned self] in
+        Gtk.setDefaultIconName(Self.appID)
+        let quit = SimpleAction(name: "quit") { [unowned self] _ in
             self.window?.saveSize()
-            g_application_quit(cast(self.app))
+            self.app.quit()
         }
-        Actions.add(app, "about", app: gtkApp) { [unowned self] in self.showAbout() }
+        app.add(quit)
+        app.setAccels("app.quit", ["<Control>q"])
+        app.add(SimpleAction(name: "about") { [unowned self] _ in self.showAbout() })
     }
 
     func activate() {
@@ -77,13 +85,14 @@ public final class CastDeckApplication {
                              clock: { monotonicSeconds() })
         self.model = model
         do {
-            let w = try MainWindow(app: cast(app), model: model, paths: paths, settings: settings)
+            let w = try MainWindow(app: app, model: model, settings: settings)
             window = w
             startTimingHooks()
             w.present()
         } catch {
-            printError("castdeck: cannot load the window definition from \(paths.dataDir): \(error)")
-            g_application_quit(cast(app))
+            printError("castdeck: cannot load the window definition: \(error)")
+            failure = 1
+            app.quit()
             return
         }
         if settings == nil {
@@ -110,37 +119,25 @@ public final class CastDeckApplication {
     }
 
     func showAbout() {
-        let about = adw_about_window_new()!
-        adw_about_window_set_application_name(cast(about), tr("CastDeck"))
-        adw_about_window_set_application_icon(cast(about), Self.appID)
-        adw_about_window_set_developer_name(cast(about), tr("The CastDeck developers"))
-        adw_about_window_set_version(cast(about), "0.1.0")
-        adw_about_window_set_comments(cast(about), tr("Control Google Cast devices from your desktop"))
-        adw_about_window_set_license_type(cast(about), GTK_LICENSE_GPL_3_0)
-        adw_about_window_set_translator_credits(cast(about), tr("translator-credits"))
-        if let w = window?.window { gtk_window_set_transient_for(cast(about), cast(w)) }
-        gtk_window_present(cast(about))
+        AboutWindow.present(.init(name: tr("CastDeck"), icon: Self.appID, developer: tr("The CastDeck developers"),
+                                  version: "0.1.0", comments: tr("Control Google Cast devices from your desktop"),
+                                  translators: tr("translator-credits")),
+                            parent: window?.window.asWindow)
     }
 
     /// CASTDECK_EXIT_AFTER_FIRST_FRAME=1 prints the time from CASTDECK_T0_NS to the first painted
     /// frame and quits (the start-up benchmark uses it).
     func startTimingHooks() {
         guard getenv("CASTDECK_EXIT_AFTER_FIRST_FRAME") != nil, let w = window?.window else { return }
-        w.on("map") { [unowned self] in
-            guard let clock = gtk_widget_get_frame_clock(w) else { return }
-            var fired = false
-            clock.on("after-paint") { [unowned self] in
-                guard !fired else { return }
-                fired = true
-                var ts = timespec()
-                clock_gettime(CLOCK_REALTIME, &ts)
-                let now = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-                if let t0 = getenv("CASTDECK_T0_NS").flatMap({ Int64(String(cString: $0)) }) {
-                    print("first-frame-ms \(Double(now - t0) / 1e6)")
-                }
-                fflush(nil)
-                g_application_quit(cast(self.app))
+        w.asWindow.onFirstFrame { [unowned self] in
+            var ts = timespec()
+            clock_gettime(CLOCK_REALTIME, &ts)
+            let now = Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+            if let t0 = getenv("CASTDECK_T0_NS").flatMap({ Int64(String(cString: $0)) }) {
+                print("first-frame-ms \(Double(now - t0) / 1e6)")
             }
+            fflush(nil)
+            self.app.quit()
         }
     }
 }
@@ -149,50 +146,4 @@ func monotonicSeconds() -> Double {
     var ts = timespec()
     clock_gettime(CLOCK_MONOTONIC, &ts)
     return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-}
-
-/// The default subtitle style in GSettings (one key per TextTrackStyle field; "" = unset).
-@MainActor
-final class GSettingsStylePreferences: StylePreferences {
-    let settings: Settings?
-    var fallback: TextTrackStyle?
-
-    init(settings: Settings?) { self.settings = settings }
-
-    var defaultTextTrackStyle: TextTrackStyle? {
-        get {
-            guard let s = settings else { return fallback }
-            guard s.bool("text-style-set") else { return nil }
-            func str(_ k: String) -> String? { let v = s.string(k); return v.isEmpty ? nil : v }
-            return TextTrackStyle(
-                foregroundColor: str("text-style-foreground-color"),
-                backgroundColor: str("text-style-background-color"),
-                edgeType: str("text-style-edge-type").map(TextTrackEdgeType.init(rawValue:)),
-                edgeColor: str("text-style-edge-color"),
-                fontScale: s.double("text-style-font-scale"),
-                fontFamily: str("text-style-font-family"),
-                fontGenericFamily: str("text-style-font-generic-family").map(TextTrackFontGenericFamily.init(rawValue:)),
-                fontStyle: str("text-style-font-style").map(TextTrackFontStyle.init(rawValue:)),
-                windowType: str("text-style-window-type").map(TextTrackWindowType.init(rawValue:)),
-                windowColor: str("text-style-window-color"),
-                windowRoundedCornerRadius: s.double("text-style-window-corner-radius"))
-        }
-        set {
-            guard let s = settings else { fallback = newValue; return }
-            let v = newValue ?? .default
-            s.set("text-style-foreground-color", string: v.foregroundColor ?? "")
-            s.set("text-style-background-color", string: v.backgroundColor ?? "")
-            s.set("text-style-edge-type", string: v.edgeType?.rawValue ?? "")
-            s.set("text-style-edge-color", string: v.edgeColor ?? "")
-            s.set("text-style-font-scale", double: v.fontScale ?? 1)
-            s.set("text-style-font-family", string: v.fontFamily ?? "")
-            s.set("text-style-font-generic-family", string: v.fontGenericFamily?.rawValue ?? "")
-            s.set("text-style-font-style", string: v.fontStyle?.rawValue ?? "")
-            s.set("text-style-window-type", string: v.windowType?.rawValue ?? "")
-            s.set("text-style-window-color", string: v.windowColor ?? "")
-            s.set("text-style-window-corner-radius", double: v.windowRoundedCornerRadius ?? 0)
-            s.set("text-style-set", bool: newValue != nil)
-            Settings.sync()
-        }
-    }
 }

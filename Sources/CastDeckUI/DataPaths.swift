@@ -1,12 +1,15 @@
-import CGtk
+import Glibc
 import GLibInterop
 
-/// Where the app finds its data (.ui, CSS, icons, schemas, translations), installed or not.
+/// Where the app finds the data that is not compiled into it: the GSettings schema, the
+/// translations and the demo's sample artwork. (.ui files, CSS and icons are a GResource linked
+/// into the binary; see CastDeckApplication.resourcePath.)
 ///
 /// Installed by meson: `<prefix>/bin/castdeck` with `<prefix>/share/castdeck` and
-/// `<prefix>/share/locale`. Uninstalled (`swift build`): the executable lives in
-/// `.build/<triple>/<config>/`; `.ui`/CSS come from the source tree's `data/` and compiled
-/// schemas/translations from `.build/castdeck-data/` (scripts/build-data.sh).
+/// `<prefix>/share/locale`; GSettings finds the installed schema itself. Uninstalled: the
+/// source tree this binary was built from, a path fixed at build time (`#filePath`), with the
+/// schema and translations compiled by scripts/build-data.sh into `.build/castdeck-data/`,
+/// whatever `--scratch-path` built the binary and wherever it was copied.
 /// `CASTDECK_DATADIR` / `CASTDECK_LOCALEDIR` override both.
 public struct DataPaths: Sendable {
     public var dataDir: String
@@ -14,19 +17,24 @@ public struct DataPaths: Sendable {
     /// Compiled schemas for uninstalled runs (nil when installed: GSettings finds them itself).
     public var schemaDir: String?
 
+    /// The source tree's root, as it was when this file was compiled.
+    static let sourceRoot: String = {
+        var path = #filePath               // <root>/Sources/CastDeckUI/DataPaths.swift
+        for _ in 0..<3 { path = dirname(path) }
+        return path
+    }()
+
     public static func locate() -> DataPaths {
         let exeDir = dirname(realExecutablePath())
         let env = { (k: String) in getenv(k).map { String(cString: $0) } }
         let installedData = exeDir + "/../share/castdeck"
-        if fileExists(installedData + "/ui/window.ui") {
+        if fileExists(installedData + "/sample/artwork.svg") {
             return DataPaths(dataDir: env("CASTDECK_DATADIR") ?? installedData,
                              localeDir: env("CASTDECK_LOCALEDIR") ?? exeDir + "/../share/locale",
                              schemaDir: nil)
         }
-        // .build/<triple>/<config>/castdeck → source root is three levels up.
-        let root = exeDir + "/../../.."
-        let built = root + "/.build/castdeck-data"
-        return DataPaths(dataDir: env("CASTDECK_DATADIR") ?? root + "/data",
+        let built = sourceRoot + "/.build/castdeck-data"
+        return DataPaths(dataDir: env("CASTDECK_DATADIR") ?? sourceRoot + "/data",
                          localeDir: env("CASTDECK_LOCALEDIR") ?? built + "/locale",
                          schemaDir: built + "/schemas")
     }
@@ -38,10 +46,7 @@ public struct DataPaths: Sendable {
         setenv("GSETTINGS_SCHEMA_DIR", schemaDir, 1)
     }
 
-    public func ui(_ name: String) -> String { dataDir + "/ui/" + name }
-    public var css: String { dataDir + "/style.css" }
     public var sampleArtwork: String { dataDir + "/sample/artwork.svg" }
-    public var iconDir: String { dataDir + "/icons" }
 }
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }

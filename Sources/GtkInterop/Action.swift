@@ -1,55 +1,150 @@
 import CGtk
 
-final class DrawBox {
-    let fn: @MainActor (OpaquePointer, Int32, Int32) -> Void
-    init(_ fn: @escaping @MainActor (OpaquePointer, Int32, Int32) -> Void) { self.fn = fn }
-}
-
+/// A GAction: what buttons (`action-name` in .ui files), keyboard accelerators and menu items
+/// activate. Stateful actions carry the value a toggle group or a check button shows.
 @MainActor
-public enum Actions {
-    /// Adds a parameterless GAction named `name` to `map` (an application or window).
-    @discardableResult
-    public static func add(_ map: some GObjectRef, _ name: String, accels: [String] = [],
-                           app: UnsafeMutablePointer<GtkApplication>? = nil, prefix: String = "app",
-                           _ handler: @escaping @MainActor () -> Void) -> OpaquePointer {
-        let action = g_simple_action_new(name, nil)!
-        action.on("activate", handler)
-        g_action_map_add_action(cast(map), cast(action))
-        if let app, !accels.isEmpty { setAccels(app, "\(prefix).\(name)", accels) }
-        return action
+public final class SimpleAction {
+    /// The parameter an activation carries (GVariant types "d", "i", "b").
+    public enum ParameterType: Sendable { case none, double, int, bool }
+
+    /// A parameter or state value.
+    public enum Value: Equatable, Sendable {
+        case bool(Bool)
+        case int(Int)
+        case double(Double)
     }
 
-    public static func setAccels(_ app: UnsafeMutablePointer<GtkApplication>, _ detailed: String, _ accels: [String]) {
+    public let name: String
+    nonisolated(unsafe) let action: OpaquePointer
+
+    /// - Parameters:
+    ///   - parameter: the type of the activation's parameter.
+    ///   - state: the initial state, for a stateful action (its type stays fixed).
+    ///   - activate: called with the parameter on every activation. A stateful action's state
+    ///     does not change by itself; the owner sets it with `setState(_:)`.
+    public init(name: String, parameter: ParameterType = .none, state: Value? = nil,
+                activate: @escaping @MainActor (Value?) -> Void) {
+        self.name = name
+        let type = Self.variantType(parameter)
+        if let state {
+            action = g_simple_action_new_stateful(name, type, Self.variant(state))
+        } else {
+            action = g_simple_action_new(name, type)
+        }
+        action.on("activate") { (parameter: UnsafeMutableRawPointer?) in
+            activate(parameter.map { Self.value(OpaquePointer($0)) })
+        }
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(action)) }
+
+    public var isEnabled: Bool {
+        get { g_action_get_enabled(cast(action)).isTrue }
+        set { if isEnabled != newValue { g_simple_action_set_enabled(action, newValue.gboolean) } }
+    }
+
+    public var state: Value? {
+        guard let v = g_action_get_state(cast(action)) else { return nil }
+        defer { g_variant_unref(v) }
+        return Self.value(v)
+    }
+
+    /// Sets the state (bound toggle buttons follow); the same value again does nothing.
+    public func setState(_ value: Value) {
+        if state != value { g_simple_action_set_state(action, Self.variant(value)) }
+    }
+
+    /// Activates the action as a button bound to it would.
+    public func activate(_ parameter: Value? = nil) {
+        g_action_activate(cast(action), parameter.map(Self.variant))
+    }
+
+    private static func variantType(_ p: ParameterType) -> OpaquePointer? {
+        switch p {
+        case .none: return nil
+        case .double: return cgtk_variant_type_double()
+        case .int: return cgtk_variant_type_int32()
+        case .bool: return cgtk_variant_type_boolean()
+        }
+    }
+
+    static func variant(_ v: Value) -> OpaquePointer {
+        switch v {
+        case .bool(let b): g_variant_new_boolean(b.gboolean)
+        case .int(let i): g_variant_new_int32(Int32(clamping: i))
+        case .double(let d): g_variant_new_double(d)
+        }
+    }
+
+    private static func value(_ v: OpaquePointer) -> Value {
+        if g_variant_is_of_type(v, cgtk_variant_type_double()).isTrue { return .double(g_variant_get_double(v)) }
+        if g_variant_is_of_type(v, cgtk_variant_type_int32()).isTrue { return .int(Int(g_variant_get_int32(v))) }
+        return .bool(g_variant_get_boolean(v).isTrue)
+    }
+}
+
+/// The AdwApplication: single instance through D-Bus, app-wide actions and accelerators.
+/// With an application id, GTK also loads the compiled-in `style.css`, `icons/` and
+/// `gtk/help-overlay.ui` from the resource path derived from the id.
+@MainActor
+public final class Application {
+    let app: UnsafeMutablePointer<AdwApplication>
+
+    public init(id: String) {
+        app = adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS)
+    }
+
+    public func onStartup(_ handler: @escaping @MainActor () -> Void) { app.on("startup", handler) }
+    public func onActivate(_ handler: @escaping @MainActor () -> Void) { app.on("activate", handler) }
+
+    /// Runs the main loop until the last window closes or `quit()`; returns GLib's exit status.
+    public func run() -> Int32 {
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "castdeck"), nil]
+        defer { free(argv[0]) }
+        return g_application_run(cast(app), 1, &argv)
+    }
+
+    public func quit() { g_application_quit(cast(app)) }
+
+    /// Adds an "app.<name>" action.
+    public func add(_ action: SimpleAction) { g_action_map_add_action(cast(app), cast(action.action)) }
+
+    /// Sets the accelerators of a detailed action name ("app.quit", "win.toggle-play").
+    public func setAccels(_ detailed: String, _ accels: [String]) {
         var cstrs: [UnsafeMutablePointer<CChar>?] = accels.map { strdup($0) }
         cstrs.append(nil)
         cstrs.withUnsafeBufferPointer { buf in
             buf.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: buf.count) {
-                gtk_application_set_accels_for_action(app, detailed, $0)
+                gtk_application_set_accels_for_action(cast(app), detailed, $0)
             }
         }
         for p in cstrs { free(p) }
     }
+}
 
-    public static func setEnabled(_ action: OpaquePointer, _ enabled: Bool) {
-        g_simple_action_set_enabled(action, enabled.gboolean)
+/// A group of actions inserted into one widget under a prefix ("win" for a window that is not
+/// a GtkApplicationWindow, such as an AdwWindow).
+@MainActor
+public final class ActionGroup {
+    nonisolated(unsafe) private let group: UnsafeMutableRawPointer
+
+    public init() { group = UnsafeMutableRawPointer(g_simple_action_group_new()) }
+    deinit { g_object_unref(group) }
+
+    public func add(_ action: SimpleAction) { g_action_map_add_action(cast(group), cast(action.action)) }
+
+    /// Makes the actions available to `widget` and its children as "<prefix>.<name>".
+    public func insert(into widget: some WidgetWrapper, prefix: String) {
+        gtk_widget_insert_action_group(widget.pointer, prefix, cast(group))
     }
 }
 
 @MainActor
-public enum Drawing {
-    /// Draws a GtkDrawingArea with `draw(cairo, width, height)`; the closure lives as long as the area.
-    public static func setDrawFunc(_ area: Widget, _ draw: @escaping @MainActor (OpaquePointer, Int32, Int32) -> Void) {
-        let data = Unmanaged.passRetained(DrawBox(draw)).toOpaque()
-        gtk_drawing_area_set_draw_func(cast(area), { _, cr, w, h, data in
-            let box = Unmanaged<DrawBox>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { box.fn(cr!, w, h) }
-        }, data, { data in
-            if let data { Unmanaged<DrawBox>.fromOpaque(data).release() }
-        })
-    }
-
-    /// Sets the cairo source from a `#RRGGBBAA` string.
-    public static func setColor(_ cr: OpaquePointer, rgba: (Double, Double, Double, Double)) {
-        cairo_set_source_rgba(cr, rgba.0, rgba.1, rgba.2, rgba.3)
+extension ToggleButton {
+    /// Binds the button to a stateful action ("win.rate") with `target`: clicking activates the
+    /// action with it, and the button is pressed while the action's state equals it.
+    public func setAction(_ detailedName: String, target: SimpleAction.Value?) {
+        gtk_actionable_set_action_name(cast(pointer), detailedName)
+        gtk_actionable_set_action_target_value(cast(pointer), target.map(SimpleAction.variant))
     }
 }

@@ -1,20 +1,24 @@
 // castdeck: the GTK window. Wiring and argument parsing only.
 import AppModel
+import CastDeckResources
 import CastDeckUI
 import CastReceiver
-import CGtk
+import Glibc
 import GLibInterop
+import Logging
 
 func usage() -> Never {
     print("""
-    Usage: castdeck [--demo] [--device HOST[:PORT]]
+    Usage: castdeck [--demo] [--device HOST[:PORT]] [--verbose]
       --demo                 start a simulated Cast receiver in this process and offer sample media
       --device HOST[:PORT]   add a device by address, connect and join the session running there
+      -v, --verbose          log to standard error (also CASTDECK_DEBUG=1)
     """)
     exit(0)
 }
 
 var options = LaunchOptions()
+var verbose = getenv("CASTDECK_DEBUG").map { String(cString: $0) != "0" } ?? false
 var args = CommandLine.arguments.dropFirst()
 while let arg = args.popFirst() {
     switch arg {
@@ -22,6 +26,7 @@ while let arg = args.popFirst() {
     case "--device":
         guard let v = args.popFirst() else { printError("castdeck: --device needs HOST[:PORT]"); exit(2) }
         options.device = v
+    case "-v", "--verbose": verbose = true
     case "-h", "--help": usage()
     default:
         if arg.hasPrefix("--device=") { options.device = String(arg.dropFirst("--device=".count)) }
@@ -29,6 +34,17 @@ while let arg = args.popFirst() {
     }
 }
 
+// The libraries log through swift-log. Without a bootstrap swift-log would print their info
+// messages on standard output; CastDeck logs to standard error instead: warnings and errors
+// always, everything from debug up with --verbose / CASTDECK_DEBUG=1.
+LoggingSystem.bootstrap { [verbose] label in
+    var handler = StreamLogHandler.standardError(label: label)
+    handler.logLevel = verbose ? .debug : .warning
+    return handler
+}
+Logger(label: "castdeck").debug("verbose logging on")
+
+castdeck_register_resource()
 let paths = DataPaths.locate()
 paths.exportSchemaDir()
 Gettext.setUp(localeDir: paths.localeDir)

@@ -72,18 +72,29 @@ final class MainLoopTests: XCTestCase {
         MainActor.assumeIsolated {
             MainQueueBridge.install()
             let counter = Counter()
-            let label = gtk_label_new("")!
+            let label = Label("")
             g_object_ref_sink(label.raw)
-            let token = observe { Gtk.setText(label, "n=\(counter.value)") }
-            XCTAssertEqual(String(cString: gtk_label_get_text(cast(label))), "n=0")
+            defer { g_object_unref(label.raw) }
+            // The name screen readers get is the accessible label, read back from GTK's AT context.
+            label.setAccessibleName("Elapsed time")
+            XCTAssertTrue(cgtk_accessible_label_is(label.pointer, "Elapsed time") != 0)
+            XCTAssertFalse(cgtk_accessible_label_is(label.pointer, "Remaining time") != 0,
+                           "a different name must not match")
+            let token = observe {
+                label.text = "n=\(counter.value)"
+                label.setAccessibleName("Count \(counter.value)")
+            }
+            XCTAssertEqual(label.text, "n=0")
+            XCTAssertTrue(cgtk_accessible_label_is(label.pointer, "Count 0") != 0)
             counter.value = 5
-            iterate { String(cString: gtk_label_get_text(cast(label))) == "n=5" }
-            XCTAssertEqual(String(cString: gtk_label_get_text(cast(label))), "n=5")
+            iterate { label.text == "n=5" }
+            XCTAssertEqual(label.text, "n=5")
+            XCTAssertTrue(cgtk_accessible_label_is(label.pointer, "Count 5") != 0, "the name re-renders with the text")
             token.cancel()
             counter.value = 6
             for _ in 0..<20 { g_main_context_iteration(nil, 0) }
-            XCTAssertEqual(String(cString: gtk_label_get_text(cast(label))), "n=5", "cancelled tokens stop rendering")
-            g_object_unref(label.raw)
+            XCTAssertEqual(label.text, "n=5", "cancelled tokens stop rendering")
+            XCTAssertTrue(cgtk_accessible_label_is(label.pointer, "Count 5") != 0)
         }
     }
 

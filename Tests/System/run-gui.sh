@@ -32,6 +32,20 @@ for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sl
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
 sleep 0.5
 
+# A broken or missing window definition is a clear error and a non-zero exit, not a silent 0.
+# GLib's resource overlay replaces the compiled-in main-window.ui with an invalid one.
+mkdir -p "$work/overlay"
+echo '<interface><object class="NoSuchWidget" id="window"/></interface>' >"$work/overlay/main-window.ui"
+set +e
+G_RESOURCE_OVERLAYS="/io/github/castdeck/CastDeck/ui=$work/overlay" XDG_CONFIG_HOME="$work/config" \
+  CASTDECK_NO_DISCOVERY=1 GSETTINGS_BACKEND=keyfile timeout 30 "$bin/castdeck" >"$work/broken.log" 2>&1
+broken=$?
+set -e
+if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window definition" "$work/broken.log"; then
+  echo "FAIL castdeck with a broken main-window.ui exited with $broken:"; cat "$work/broken.log"; exit 1
+fi
+echo "ok   a broken window definition exits with status $broken"
+
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile LANGUAGE=en LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
 CASTDECK_DEMO_PORT=$port "$bin/castdeck" --demo >"$work/app.log" 2>&1 & pids+=($!)

@@ -1,0 +1,34 @@
+// CastDeckUI: the window. Widgets render `AppModel` and send commands through its action table;
+// they hold no playback state (only render caches) and never import the C module: every GTK
+// call goes through GtkInterop's typed wrappers.
+//
+// Layout lives in GtkBuilder files beside the Swift that wires them (kebab-case of the type),
+// compiled into the binary as a GResource under /io/github/castdeck/CastDeck (castdeck.gresource.xml,
+// scripts/gen-resources.sh). Swift looks objects up by id and connects behaviour.
+//
+// Widget tree (file that builds it in brackets):
+//
+//   CastDeckApplication                       AdwApplication, app.quit, app.about [Application.swift]
+//   └─ MainWindow                             AdwApplicationWindow [main-window.ui]
+//      ├─ AdwHeaderBar: Back, AdwWindowTitle, main menu
+//      ├─ AdwToastOverlay                     AppModel.notice → toast
+//      │  └─ GtkStack "pages"
+//      │     ├─ "devices": DeviceList         [device-list.ui]
+//      │     │  ├─ AdwStatusPage              why nothing is listed
+//      │     │  ├─ GtkListBox                 one AdwActionRow per device [device-row.ui]
+//      │     │  ├─ Add device by address…  →  AddDeviceDialog [add-device-dialog.ui]
+//      │     │  └─ Session row                Cast Sample (win.cast-sample), Disconnect (win.disconnect)
+//      │     └─ "player": ExpandedController  [expanded-controller.ui]
+//      │        ├─ artwork, title, subtitle
+//      │        ├─ ad banner                  "Ad 1 of 3 · 0:25", Skip ad (win.skip-ad)
+//      │        ├─ seek bar + break markers   (GtkDrawingArea drawn with Cairo)
+//      │        ├─ ±30 s, Play/Pause, Stop    (win.seek-back-30, win.toggle-play, …)
+//      │        ├─ 0.5× 1× 2×                 toggles bound to the stateful win.rate
+//      │        └─ Mute, Volume, Subtitles and audio → TracksPopover [tracks-popover.ui],
+//      │                                      Subtitle style → StyleEditor [style-editor.ui]
+//      └─ GtkRevealer: MiniController         [mini-controller.ui] (hidden, not just slid away,
+//                                             while the player page shows)
+//
+// Commands: ModelActions turns AppModel's `AppAction` table into "win." GActions; buttons bind
+// with action-name, keys through the table's accelerators, so both share one code path and one
+// enabled state. Sliders (seek, volume) call `AppModel.perform` with the same actions.

@@ -1,0 +1,114 @@
+import AppModel
+import GtkInterop
+
+/// The devices page (device-list.ui): why nothing is listed, one row per device
+/// (device-row.ui), "Add device by address…", and the session row (Cast Sample, Disconnect).
+@MainActor
+final class DeviceList {
+    static let resource = CastDeckApplication.resourcePath + "/ui/device-list.ui"
+    static let rowResource = CastDeckApplication.resourcePath + "/ui/device-row.ui"
+
+    let model: AppModel
+    let settings: Settings?
+    /// Owns the page's objects (a builder's non-window objects live as long as it does).
+    let ui: Builder
+    let root: Widget
+    let empty: StatusPage
+    let group: PreferencesGroup
+    let list: ListBox
+    let sessionGroup: PreferencesGroup
+    let sessionRow: ActionRow
+    let castSample: Button
+    var parent: Window?
+    var renderedDevices: [DeviceInfo] = []
+    var renderedConnection: AppModel.ConnectionState?
+
+    init(model: AppModel, settings: Settings?) throws {
+        self.model = model
+        self.settings = settings
+        ui = try Builder(resource: Self.resource)
+        root = ui.get("page")
+        empty = ui.get("empty")
+        group = ui.get("device-group")
+        list = ui.get("device-list")
+        sessionGroup = ui.get("session-group")
+        sessionRow = ui.get("session-row")
+        castSample = ui.get("cast-sample")
+        ui.get("add-device", as: Button.self).onClicked { [unowned self] in
+            AddDeviceDialog.present(parent: self.parent) { [unowned self] text in
+                if let device = self.model.addDevice(address: text) { self.pick(device) }
+            }
+        }
+    }
+
+    func render() {
+        renderList()
+        renderSession()
+    }
+
+    private func renderList() {
+        let devices = model.devices
+        let connection = model.connection
+        // Empty state: say why nothing is listed and what to do.
+        switch model.discoveryState {
+        case .unavailable(let reason):
+            empty.set(title: tr("Cannot Search for Devices"),
+                      description: reason + "\n" + tr("Start the Avahi daemon (avahi-daemon), or add a device by its address."))
+        case .starting, .browsing:
+            empty.set(title: tr("No Cast Devices Found"),
+                      description: tr("Make sure the device is switched on and on the same network as this computer, or add it by its address."))
+        }
+        empty.isVisible = devices.isEmpty
+        group.isVisible = !devices.isEmpty
+        group.setDescription(devices.isEmpty ? "" : ntr("{0} device", "{0} devices", devices.count, devices.count))
+        guard devices != renderedDevices || connection != renderedConnection else { return }
+        renderedDevices = devices
+        renderedConnection = connection
+        list.removeAll()
+        for device in devices { try? appendRow(for: device, connection) }
+    }
+
+    /// Builds a row from device-row.ui and appends it (the list then owns it, not the builder).
+    private func appendRow(for d: DeviceInfo, _ connection: AppModel.ConnectionState) throws {
+        let ui = try Builder(resource: Self.rowResource)
+        let row: ActionRow = ui.get("row")
+        list.append(row)
+        row.title = d.friendlyName
+        var sub = d.model
+        if let status = d.statusText, !status.isEmpty { sub += " · " + status }
+        row.subtitle = sub
+        let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
+        let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
+        icon.setIconName(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")
+        groupBadge.isVisible = d.isGroup
+        let isConnecting = connection == .connecting(deviceID: d.id)
+        let isConnected = connection == .connected(deviceID: d.id)
+        spinner.isVisible = isConnecting
+        check.isVisible = isConnected
+        if !isConnecting && !isConnected {
+            busy.isVisible = d.isBusy
+            let button: Button = ui.get("connect")
+            button.isVisible = true
+            button.label = d.isBusy ? tr("Join") : tr("Connect")
+            button.setAccessibleName(d.isBusy ? tr("Join {0}", d.friendlyName) : tr("Connect to {0}", d.friendlyName))
+            button.onClicked { [unowned self] in self.pick(d) }
+            row.isActivatable = true
+            row.onActivated { [unowned self] in self.pick(d) }
+        }
+    }
+
+    func pick(_ device: DeviceInfo) {
+        settings?.set("last-device", string: device.id)
+        Task { await model.connect(to: device) }
+    }
+
+    private func renderSession() {
+        let connected = model.connectedDevice
+        sessionGroup.isVisible = connected != nil
+        if let connected {
+            sessionRow.title = tr("Connected to {0}", connected.friendlyName)
+            sessionRow.subtitle = model.hasMedia ? tr("Now playing {0}", model.title) : tr("Nothing is playing")
+        }
+        castSample.isVisible = model.sampleMedia != nil
+    }
+}

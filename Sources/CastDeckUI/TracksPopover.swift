@@ -1,0 +1,55 @@
+import AppModel
+import GtkInterop
+
+/// "Subtitles and audio" (tracks-popover.ui): Off and each text track, then each audio track,
+/// as toggle buttons bound to win.text-track / win.audio-track with the track id as target,
+/// so GTK presses the button of the action's state (the receiver's active track).
+@MainActor
+final class TracksPopover {
+    static let resource = CastDeckApplication.resourcePath + "/ui/tracks-popover.ui"
+
+    let model: AppModel
+    let ui: Builder
+    let popover: Popover
+    let box: Box
+    var renderedTracks: [MediaTrackSummary] = []
+
+    /// What the buttons show; rebuilt only when it changes.
+    struct MediaTrackSummary: Equatable {
+        var id: Int
+        var label: String
+        var isAudio: Bool
+    }
+
+    init(model: AppModel) throws {
+        self.model = model
+        ui = try Builder(resource: Self.resource)
+        popover = ui.get("popover")
+        box = ui.get("tracks")
+    }
+
+    func render() {
+        let tracks = model.textTracks.map { MediaTrackSummary(id: $0.trackId, label: AppModel.trackLabel($0), isAudio: false) }
+            + model.audioTracks.map { MediaTrackSummary(id: $0.trackId, label: AppModel.trackLabel($0), isAudio: true) }
+        guard tracks != renderedTracks else { return }
+        renderedTracks = tracks
+        box.removeAll()
+        box.append(Label(tr("Subtitles"), classes: ["heading"]))
+        // Toggle buttons rather than radio check buttons: GTK 4.8 gives check buttons no
+        // accessible action, so screen readers could read but not choose them.
+        addButton(tr("Off"), action: .selectTextTrack, target: -1)
+        for t in tracks where !t.isAudio { addButton(t.label, action: .selectTextTrack, target: t.id) }
+        if tracks.contains(where: \.isAudio) {
+            box.append(Label(tr("Audio"), classes: ["heading"]))
+            for t in tracks where t.isAudio { addButton(t.label, action: .selectAudioTrack, target: t.id) }
+        }
+    }
+
+    private func addButton(_ label: String, action: AppAction.Name, target: Int) {
+        let b = ToggleButton(label: label)
+        b.addCSSClass("flat")
+        b.alignLabelStart()
+        b.setAction("win." + action.rawValue, target: .int(target))
+        box.append(b)
+    }
+}

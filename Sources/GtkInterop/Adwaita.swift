@@ -1,0 +1,232 @@
+import CGtk
+
+// Windows and the libadwaita widgets CastDeck uses.
+
+/// GtkWindow (AdwWindow, AdwApplicationWindow, dialogs).
+public struct Window: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "GtkWindow" }
+}
+
+@MainActor
+extension Window {
+    public func present() { gtk_window_present(cast(pointer)) }
+    public func setTitle(_ title: String) { gtk_window_set_title(cast(pointer), title) }
+    public func setTransientFor(_ parent: Window?) { gtk_window_set_transient_for(cast(pointer), parent.map { cast($0.pointer) }) }
+
+    public var defaultSize: (width: Int, height: Int) {
+        get {
+            var w: Int32 = 0, h: Int32 = 0
+            gtk_window_get_default_size(cast(pointer), &w, &h)
+            return (Int(w), Int(h))
+        }
+        nonmutating set { gtk_window_set_default_size(cast(pointer), Int32(newValue.width), Int32(newValue.height)) }
+    }
+
+    /// Called when the user asks to close; return true to keep the window open.
+    @discardableResult
+    public func onCloseRequest(_ handler: @escaping @MainActor () -> Bool) -> gulong { onBool("close-request", handler) }
+
+    /// Runs `handler` once, after the first frame of this window has been painted.
+    public func onFirstFrame(_ handler: @escaping @MainActor () -> Void) {
+        let w = pointer
+        on("map") {
+            guard let clock = gtk_widget_get_frame_clock(w) else { return }
+            var fired = false
+            clock.on("after-paint") {
+                guard !fired else { return }
+                fired = true
+                handler()
+            }
+        }
+    }
+
+    /// Makes the object with id `id` in `builder` (a GtkShortcutsWindow) this window's
+    /// "win.show-help-overlay" window.
+    public func setHelpOverlay(from builder: Builder, id: String) -> Bool {
+        guard let overlay = builder.object(id) else { return false }
+        gtk_application_window_set_help_overlay(cast(pointer), cast(overlay))
+        return true
+    }
+
+    /// Adds a parameterless or typed action as "win.<name>".
+    public func add(_ action: SimpleAction) { g_action_map_add_action(cast(pointer), cast(action.action)) }
+}
+
+/// AdwApplicationWindow.
+public struct ApplicationWindow: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwApplicationWindow" }
+}
+
+@MainActor
+extension ApplicationWindow {
+    public init(application: Application) {
+        self.init(unchecked: adw_application_window_new(cast(application.app)))
+    }
+    public var asWindow: Window { Window(unchecked: pointer) }
+    public func setApplication(_ application: Application) {
+        gtk_window_set_application(cast(pointer), cast(application.app))
+    }
+    public func setContent(_ content: some WidgetWrapper) { adw_application_window_set_content(cast(pointer), content.pointer) }
+}
+
+/// AdwWindow as a separate top-level (the subtitle style editor), loaded from a .ui file.
+public struct AdwWindow: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwWindow" }
+}
+
+@MainActor
+extension AdwWindow {
+    public var asWindow: Window { Window(unchecked: pointer) }
+}
+
+public struct ActionRow: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwActionRow" }
+}
+
+@MainActor
+extension ActionRow {
+    public init(title: String) {
+        self.init(unchecked: adw_action_row_new())
+        self.title = title
+    }
+    public var title: String {
+        get { adw_preferences_row_get_title(cast(pointer)).map { String(cString: $0) } ?? "" }
+        nonmutating set { if title != newValue { adw_preferences_row_set_title(cast(pointer), newValue) } }
+    }
+    public var subtitle: String {
+        get { adw_action_row_get_subtitle(cast(pointer)).map { String(cString: $0) } ?? "" }
+        nonmutating set { if subtitle != newValue { adw_action_row_set_subtitle(cast(pointer), newValue) } }
+    }
+    public func addSuffix(_ w: some WidgetWrapper) { adw_action_row_add_suffix(cast(pointer), w.pointer) }
+    public var isActivatable: Bool {
+        get { gtk_list_box_row_get_activatable(cast(pointer)).isTrue }
+        nonmutating set { gtk_list_box_row_set_activatable(cast(pointer), newValue.gboolean) }
+    }
+    @discardableResult
+    public func onActivated(_ handler: @escaping @MainActor () -> Void) -> gulong { on("activated", handler) }
+}
+
+/// AdwPreferencesRow with a custom child (a title above linked toggle buttons).
+public struct PreferencesRow: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwPreferencesRow" }
+}
+
+@MainActor
+extension PreferencesRow {
+    public init(title: String, child: some WidgetWrapper) {
+        self.init(unchecked: adw_preferences_row_new())
+        adw_preferences_row_set_title(cast(pointer), title)
+        gtk_list_box_row_set_activatable(cast(pointer), 0)
+        gtk_list_box_row_set_child(cast(pointer), child.pointer)
+    }
+}
+
+public struct PreferencesGroup: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwPreferencesGroup" }
+}
+
+@MainActor
+extension PreferencesGroup {
+    public func setDescription(_ text: String) { adw_preferences_group_set_description(cast(pointer), text) }
+    public func add(_ row: some WidgetWrapper) { adw_preferences_group_add(cast(pointer), row.pointer) }
+}
+
+public struct StatusPage: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwStatusPage" }
+}
+
+@MainActor
+extension StatusPage {
+    public func set(title: String, description: String) {
+        adw_status_page_set_title(cast(pointer), title)
+        adw_status_page_set_description(cast(pointer), description)
+    }
+}
+
+public struct WindowTitle: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwWindowTitle" }
+}
+
+@MainActor
+extension WindowTitle {
+    public func setTitle(_ title: String) { adw_window_title_set_title(cast(pointer), title) }
+}
+
+public struct ToastOverlay: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwToastOverlay" }
+}
+
+@MainActor
+extension ToastOverlay {
+    /// Shows `text` as a toast for `timeout` seconds.
+    public func toast(_ text: String, timeout: UInt32 = 5) {
+        let t = adw_toast_new(text)!
+        adw_toast_set_timeout(t, timeout)
+        adw_toast_overlay_add_toast(cast(pointer), t)
+    }
+}
+
+/// AdwMessageDialog, with its responses declared in the .ui file.
+public struct MessageDialog: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "AdwMessageDialog" }
+}
+
+@MainActor
+extension MessageDialog {
+    public var asWindow: Window { Window(unchecked: pointer) }
+
+    /// The response id the user chose ("cancel", "add", …).
+    @discardableResult
+    public func onResponse(_ handler: @escaping @MainActor (String) -> Void) -> gulong {
+        on("response") { (response: UnsafeMutableRawPointer?) in
+            handler(response.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "")
+        }
+    }
+}
+
+/// The About window.
+@MainActor
+public enum AboutWindow {
+    public struct Info {
+        public var name, icon, developer, version, comments, translators: String
+        public init(name: String, icon: String, developer: String, version: String, comments: String, translators: String) {
+            self.name = name; self.icon = icon; self.developer = developer; self.version = version
+            self.comments = comments; self.translators = translators
+        }
+    }
+
+    /// Shows an AdwAboutWindow for a GPL-3.0 application.
+    public static func present(_ info: Info, parent: Window?) {
+        let about = adw_about_window_new()!
+        adw_about_window_set_application_name(cast(about), info.name)
+        adw_about_window_set_application_icon(cast(about), info.icon)
+        adw_about_window_set_developer_name(cast(about), info.developer)
+        adw_about_window_set_version(cast(about), info.version)
+        adw_about_window_set_comments(cast(about), info.comments)
+        adw_about_window_set_license_type(cast(about), GTK_LICENSE_GPL_3_0)
+        adw_about_window_set_translator_credits(cast(about), info.translators)
+        let w = Window(unchecked: about)
+        w.setTransientFor(parent)
+        w.present()
+    }
+}

@@ -1,0 +1,67 @@
+import AppModel
+import CastDeckResources
+import CastDeckUI
+import Foundation
+import GtkInterop
+import XCTest
+
+/// The compiled-in GResource: every .ui file loads, every action a .ui file binds exists in
+/// the action table, and the committed generated C source matches the files it came from.
+final class ResourceTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let prefix = CastDeckApplication.resourcePath
+    static let uiFiles = ["main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
+                          "expanded-controller", "tracks-popover", "style-editor"].map { "\(prefix)/ui/\($0).ui" }
+        + ["\(prefix)/gtk/help-overlay.ui"]
+
+    override class func setUp() {
+        castdeck_register_resource()
+    }
+
+    func testEveryResourceIsCompiledIn() {
+        MainActor.assumeIsolated {
+            for path in Self.uiFiles + ["\(Self.prefix)/style.css",
+                                        "\(Self.prefix)/icons/scalable/apps/io.github.castdeck.CastDeck.svg"] {
+                XCTAssertTrue(Gtk.resourceExists(path), path)
+            }
+            XCTAssertFalse(Gtk.resourceExists("\(Self.prefix)/ui/no-such.ui"))
+        }
+    }
+
+    func testEveryBoundActionIsInTheActionTable() throws {
+        try MainActor.assumeIsolated {
+            let names = Set(AppAction.Name.allCases.map { "win.\($0.rawValue)" })
+                .union(["win.show-help-overlay", "app.about", "app.quit"])
+            var bound = 0
+            for path in Self.uiFiles {
+                let text = try XCTUnwrap(Gtk.resourceText(path), path)
+                let pattern = try NSRegularExpression(pattern: #"name="action(?:-name)?">([a-z.-]+)<"#)
+                for m in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                    let name = String(text[Range(m.range(at: 1), in: text)!])
+                    XCTAssertTrue(names.contains(name), "\(path) binds \(name), which is not in the action table")
+                    bound += 1
+                }
+            }
+            XCTAssertGreaterThan(bound, 10)
+        }
+    }
+
+    func testEveryDefinitionLoads() throws {
+        try XCTSkipUnless(MainActor.assumeIsolated { Gtk.initialize() }, "no display")
+        try MainActor.assumeIsolated {
+            for path in Self.uiFiles { _ = try Builder(resource: path) }
+            XCTAssertThrowsError(try Builder(resource: "\(Self.prefix)/ui/no-such.ui"))
+        }
+    }
+
+    func testGeneratedSourceIsUpToDate() throws {
+        let script = Self.root.appendingPathComponent("scripts/gen-resources.sh")
+        let p = Process()
+        p.executableURL = script
+        p.arguments = ["--check"]
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "run scripts/gen-resources.sh after editing a .ui file or the CSS")
+    }
+}
