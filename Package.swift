@@ -100,9 +100,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The command-line tool: wiring and argument parsing only; one file per subcommand.
-        .executableTarget(
-            name: "castctl",
+        // The command-line tool's subcommands (one file each), a library so tests can parse them.
+        .target(
+            name: "CastCtlCommands",
             dependencies: [
                 "CastReceiver",
                 "CastClient",
@@ -112,6 +112,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The command-line tool: calls CastCtlCommands' `CastCtl.execute()`.
+        .executableTarget(name: "castctl", dependencies: ["CastCtlCommands"]),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),

@@ -8,9 +8,11 @@ import Foundation
 /// to `subcommands` (one per line).
 ///
 /// Exit codes: 0 success, 1 failure (one line on stderr), 2 bad usage.
-@main
-struct CastCtl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `castctl` executable only calls `execute()`; tests parse arguments through `parseAsRoot`.
+public struct CastCtl: AsyncParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "castctl",
         abstract: "Control Google Cast devices, or simulate one.",
         subcommands: [
@@ -36,7 +38,10 @@ struct CastCtl: AsyncParsableCommand {
         ]
     )
 
-    static func main() async {
+    /// What the `castctl` executable runs: parse, run, and exit with castctl's status codes.
+    /// (Not named `main`: ArgumentParser's synchronous `main()` would win the overload in
+    /// main.swift and refuse an async root command.)
+    public static func execute() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
