@@ -7,6 +7,7 @@ let package = Package(
     name: "CastDeck",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "CastCore", targets: ["CastCore"]),
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .executable(name: "castdeck", targets: ["castdeck"]),
         .library(name: "CastClient", targets: ["CastClient"]),
@@ -26,6 +27,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
+        // What the sender and discovery share: DeviceAddress and its parser, DeviceProber,
+        // XDG directories. No dependencies (see Sources/CastCore/CastCore.swift).
+        .target(name: "CastCore"),
         // The wire: CastMessage protobuf, length framing, JSON models of every namespace. No I/O.
         .target(
             name: "CastProtocol",
@@ -57,6 +61,7 @@ let package = Package(
         .target(
             name: "CastClient",
             dependencies: [
+                "CastCore",
                 "CastProtocol",
                 "CastProtocolNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -155,7 +160,7 @@ let package = Package(
         ),
         .target(
             name: "CastDiscovery",
-            dependencies: ["CAvahi"]
+            dependencies: ["CastCore", "CAvahi", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "CastDiscoveryTests",
@@ -171,6 +176,7 @@ let package = Package(
         .target(
             name: "ImageCache",
             dependencies: [
+                "CastCore",
                 "CastProtocol",
                 "CGdkPixbuf",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import Synchronization
 
 /// Fans one sequence of values out to any number of AsyncStreams.

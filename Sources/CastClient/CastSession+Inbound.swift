@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import CastCore
 import CastProtocol
 import Foundation
 import Logging

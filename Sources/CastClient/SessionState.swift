@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import CastProtocol
 
 /// The app session a `CastSession` is joined to.

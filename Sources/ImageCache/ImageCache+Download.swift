@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import AsyncHTTPClient
+import CastCore
 import CastProtocol
 import NIOCore
 import NIOHTTP1
@@ -122,7 +123,7 @@ extension ImageCache {
     /// no-cache / no-store, else `fallback` seconds.
     static func expiry(headers: HTTPHeaders, now: Double, fallback: Double) -> Double {
         let directives = headers["cache-control"].flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t").lowercased() }
+            .map { $0.trimmingWhitespace().lowercased() }
         if directives.contains(where: { $0 == "no-cache" || $0 == "no-store" }) { return now }
         if let maxAge = directives.first(where: { $0.hasPrefix("max-age=") }).flatMap({ Double($0.dropFirst(8)) }) {
             let age = headers.first(name: "age").flatMap(Double.init) ?? 0

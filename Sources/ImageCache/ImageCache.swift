@@ -17,6 +17,10 @@
 //
 // Files: <directory>/index, journal, originals/<sha256(url)>, variants/<sha256(url)>-<w>x<h>.png,
 // tmp/ (half-written files; removed on open).
+//
+// Code: ImageCache (state, public API), +Download (originals, retries, freshness),
+// +Variants (decode, scale, read back), +Housekeeping (eviction, orphans, paths),
+// +MemoryLayer; CacheIndex (index + journal), HTTPImageDownload, PixbufDecoder, ImagePicker.
 
 import AsyncHTTPClient
 import CastProtocol
@@ -226,15 +230,6 @@ public actor ImageCache {
             throw ImageCacheError.unsupportedURL(url)
         }
         return Checksum.sha256Hex(url)
-    }
-}
-
-extension Substring {
-    func trimmingCharacters(in set: String) -> Substring {
-        var s = self
-        while let c = s.first, set.contains(c) { s = s.dropFirst() }
-        while let c = s.last, set.contains(c) { s = s.dropLast() }
-        return s
     }
 }
 
