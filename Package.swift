@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
         .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol", "CastReceiver"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands"]),
         // Widgets and windows rendering AppModel.
         .target(name: "CastDeckUI", dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CGtk", "CastProtocol"]),
         .executableTarget(name: "castdeck", dependencies: ["CastDeckUI", "AppModel", "GLibInterop", "CGtk", "CastReceiver", "CastProtocol", "ImageCache"]),

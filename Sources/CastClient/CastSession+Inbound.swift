@@ -15,7 +15,7 @@ extension CastSession {
         case .failure(let error):
             warningBroadcast.send(CastWarning(namespace: raw.namespace, problem: error))
         case .success(.receiver(.receiverStatus(let m))):
-            receiverBroadcast.send(m.status)
+            receive(m.status)
             if let current = app {
                 if let still = m.status.applications?.first(where: { $0.sessionId == current.sessionId }) {
                     if still != current {
@@ -44,19 +44,16 @@ extension CastSession {
         guard app != nil else { return }
         logger.debug("app session ended")
         try? configuration.sessionStore?.forget(deviceID: deviceID)
-        app = nil
         wantedApp = nil
-        await media.detach(clearStatus: true)
-        for ch in channels.values { await ch.disconnect() }
+        await releaseApp(clearMedia: true)
         setState(.disconnected(.sessionEnded))
     }
 
     func linkClosed(_ reason: DisconnectReason, generation gen: Int) async {
         guard gen == generation else { return }
         connection = nil
-        app = nil
-        await media.detach(clearStatus: false)
-        for ch in channels.values { await ch.disconnect() }
+        // The status stays: the reconnect below usually rejoins the same media session.
+        await releaseApp(clearMedia: false)
         guard reason != .closedByUser else {
             setState(.disconnected(.closedByUser))
             return

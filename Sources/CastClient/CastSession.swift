@@ -3,6 +3,7 @@ import CastCore
 import CastProtocol
 import Foundation
 import Logging
+import Synchronization
 
 /// The session manager for one device, like the Cast SDK's session manager and GCKCastSession.
 ///
@@ -27,9 +28,10 @@ public actor CastSession {
     var reconnectTask: Task<Void, Never>?
     var logger: Logger
 
-    let stateBroadcast = Broadcast<SessionState>(initial: .disconnected(nil))
+    let published = PublishedValue<SessionState>(.disconnected(nil))
+    let latestReceiverStatus = Mutex<ReceiverStatus?>(nil)
     let receiverBroadcast = Broadcast<ReceiverStatus>()
-    let warningBroadcast = Broadcast<CastWarning>(replayLatest: false)
+    let warningBroadcast = Broadcast<CastWarning>()
 
     public init(device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init()) {
         self.device = device
@@ -43,22 +45,30 @@ public actor CastSession {
 
     // MARK: observing
 
-    public nonisolated var state: SessionState { stateBroadcast.latest ?? .disconnected(nil) }
+    public nonisolated var state: SessionState { published.current }
     /// The current state first, then every change.
-    public nonisolated func stateUpdates() -> AsyncStream<SessionState> { stateBroadcast.stream() }
+    public nonisolated func stateUpdates() -> AsyncStream<SessionState> { published.stream() }
     /// The latest receiver status (running apps, device volume).
-    public nonisolated var receiverStatus: ReceiverStatus? { receiverBroadcast.latest }
+    public nonisolated var receiverStatus: ReceiverStatus? { latestReceiverStatus.withLock { $0 } }
     /// The latest receiver status first (if any), then every new one.
-    public nonisolated func receiverStatusUpdates() -> AsyncStream<ReceiverStatus> { receiverBroadcast.stream() }
+    public nonisolated func receiverStatusUpdates() -> AsyncStream<ReceiverStatus> {
+        latestReceiverStatus.withLock { receiverBroadcast.stream(first: $0) }
+    }
     /// Messages from the device that could not be read (the link stays up), from now on.
     public nonisolated func warnings() -> AsyncStream<CastWarning> { warningBroadcast.stream() }
     /// The app session joined now.
     public var sessionInfo: SessionInfo? { app.map(SessionInfo.init) }
 
     func setState(_ s: SessionState) {
-        if stateBroadcast.latest != s {
+        if published.set(s) {
             logger.debug("session state", metadata: ["cast.state": "\(s)"])
-            stateBroadcast.send(s)
+        }
+    }
+
+    func receive(_ status: ReceiverStatus) {
+        latestReceiverStatus.withLock { latest in
+            latest = status
+            receiverBroadcast.send(status)
         }
     }
 

@@ -43,6 +43,8 @@ struct MediaPlayer {
         .queueRepeatOne, .editTracks, .playbackRate,
     ]
     static let rateRange: ClosedRange<Double> = 0.5...2.0
+    /// What MEDIA_STATUS announces (the receiver's configuration may announce less).
+    var announcedCommands = MediaPlayer.supportedCommands
 
     var mediaSessionId = 0
     /// False until the first LOAD: GET_STATUS answers `status: []`.
@@ -96,7 +98,7 @@ struct MediaPlayer {
         s.idleReason = playerState == .idle ? idleReason : nil
         s.currentTime = position(at: now)
         s.playbackRate = playbackRate
-        s.supportedMediaCommands = Self.supportedCommands
+        s.supportedMediaCommands = announcedCommands
         s.volume = volume
         s.activeTrackIds = activeTrackIds
         if var m = media {

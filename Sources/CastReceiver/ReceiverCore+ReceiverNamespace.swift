@@ -53,6 +53,7 @@ extension ReceiverCore {
                 stopRunningApp()
                 let session = UUID().uuidString
                 running = RunningApp(app: app, sessionId: session, transportId: session)
+                running?.player.announcedCommands = config.supportedMediaCommands
                 logger.info("app launched", metadata: ["cast.app.id": "\(app.appId)", "cast.session.id": "\(session)"])
             }
             broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))
