@@ -81,6 +81,14 @@ let package = Package(
             name: "CastProtocolNIO",
             dependencies: ["CastProtocol", .product(name: "NIOCore", package: "swift-nio")]
         ),
+        .testTarget(
+            name: "CastProtocolNIOTests",
+            dependencies: [
+                "CastProtocolNIO", "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
+        ),
         // The simulated Cast receiver (an independent test oracle: never imports CastClient).
         .target(
             name: "CastReceiver",
@@ -116,6 +124,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .testTarget(
+            name: "CastCtlCommandsTests",
+            dependencies: ["CastCtlCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The command-line tool: calls CastCtlCommands' `CastCtl.execute()`.
         .executableTarget(name: "castctl", dependencies: ["CastCtlCommands"]),

@@ -51,17 +51,25 @@ public struct CastCtl: AsyncParsableCommand {
             }
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("castctl: \(failure.message)\n".utf8))
-            Foundation.exit(1)
+            Foundation.exit(exitStatus(for: failure))
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
+            let status = exitStatus(for: error)
+            if status == 0 {
                 print(fullMessage(for: error))
-                Foundation.exit(0)
+            } else {
+                FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
             }
-            FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
-            // ArgumentParser says 64 for usage errors; castctl promises 2.
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 0 ? 0 : 1)
+            Foundation.exit(status)
         }
+    }
+
+    /// The exit status castctl promises for an error: 0 for --help and --version, 2 for bad
+    /// usage (ArgumentParser says 64), 1 for everything else.
+    public static func exitStatus(for error: any Error) -> Int32 {
+        if error is CommandFailure { return 1 }
+        let code = exitCode(for: error)
+        if code == .success { return 0 }
+        return code == .validationFailure ? 2 : 1
     }
 }
 
