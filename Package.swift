@@ -7,6 +7,7 @@ let package = Package(
     name: "CastDeck",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "CastCore", targets: ["CastCore"]),
         .library(name: "CastProtocol", targets: ["CastProtocol"]),
         .executable(name: "castdeck", targets: ["castdeck"]),
         .library(name: "CastClient", targets: ["CastClient"]),
@@ -27,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client.git", exact: "1.37.0"),
     ],
     targets: [
+        // What the sender and discovery share: DeviceAddress and its parser, DeviceProber,
+        // XDG directories. No dependencies (see Sources/CastCore/CastCore.swift).
+        .target(name: "CastCore"),
         // The wire: CastMessage protobuf, length framing, JSON models of every namespace. No I/O.
         .target(
             name: "CastProtocol",
@@ -50,7 +54,7 @@ let package = Package(
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
         .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastProtocol", "CastReceiver"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands"]),
         // Widgets and windows rendering AppModel; layout in .ui files beside the Swift, compiled
         // into CastDeckResources. No C module: GTK only through GtkInterop.
         .target(
@@ -72,6 +76,7 @@ let package = Package(
         .target(
             name: "CastClient",
             dependencies: [
+                "CastCore",
                 "CastProtocol",
                 "CastProtocolNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -96,6 +101,14 @@ let package = Package(
         .target(
             name: "CastProtocolNIO",
             dependencies: ["CastProtocol", .product(name: "NIOCore", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "CastProtocolNIOTests",
+            dependencies: [
+                "CastProtocolNIO", "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ]
         ),
         // The simulated Cast receiver (an independent test oracle: never imports CastClient).
         .target(
@@ -123,9 +136,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        // The command-line tool: wiring and argument parsing only; one file per subcommand.
-        .executableTarget(
-            name: "castctl",
+        // The command-line tool's subcommands (one file each), a library so tests can parse them.
+        .target(
+            name: "CastCtlCommands",
             dependencies: [
                 "CastReceiver",
                 "CastClient",
@@ -135,6 +148,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .testTarget(
+            name: "CastCtlCommandsTests",
+            dependencies: ["CastCtlCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // The command-line tool: calls CastCtlCommands' `CastCtl.execute()`.
+        .executableTarget(name: "castctl", dependencies: ["CastCtlCommands"]),
         // Fuzzing entry point for frame + JSON decoding: see scripts/fuzz.sh.
         // Built normally it replays files given on the command line through the same code.
         .systemLibrary(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
@@ -176,7 +195,7 @@ let package = Package(
         ),
         .target(
             name: "CastDiscovery",
-            dependencies: ["CAvahi"]
+            dependencies: ["CastCore", "CAvahi", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "CastDiscoveryTests",
@@ -192,6 +211,7 @@ let package = Package(
         .target(
             name: "ImageCache",
             dependencies: [
+                "CastCore",
                 "CastProtocol",
                 "CGdkPixbuf",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

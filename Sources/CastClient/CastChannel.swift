@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import CastProtocol
 import Synchronization
 
@@ -21,7 +22,7 @@ public actor CastChannel {
     public nonisolated let namespace: String
     private var link: (connection: CastConnection, transportID: String)?
     private let connected = Mutex(false)
-    private let events = Broadcast<CastChannelEvent>(replayLatest: false, bufferSize: 256)
+    private let events = Broadcast<CastChannelEvent>(bufferSize: 256)
 
     /// Validates the namespace: `urn:x-cast:` + a name, at most 128 characters, and not
     /// one of the names Google reserves (`urn:x-cast:com.google.cast.tp.*`, receiver, media, …).

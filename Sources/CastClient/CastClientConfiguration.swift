@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import Logging
 
 /// Decides whether the TLS certificate a device presents is acceptable.

@@ -5,11 +5,11 @@ import Synchronization
 extension CastSession {
     /// Whether the device of the current (or last) link proved it is a genuine Cast device.
     /// `.notChecked` before the first connection or when authentication is off.
-    public nonisolated var authentication: DeviceAuthentication { authenticationTracker.broadcast.latest ?? .notChecked }
+    public nonisolated var authentication: DeviceAuthentication { authenticationTracker.published.current }
 
     /// The current authentication state first, then every change (`.checking` on each new
     /// link, then `.verified`/`.unverified`).
-    public nonisolated func authenticationUpdates() -> AsyncStream<DeviceAuthentication> { authenticationTracker.broadcast.stream() }
+    public nonisolated func authenticationUpdates() -> AsyncStream<DeviceAuthentication> { authenticationTracker.published.stream() }
 
     /// Waits until the current link's authentication outcome is known, then returns it
     /// (at most the policy's timeout after the link opened).
@@ -18,13 +18,13 @@ extension CastSession {
         guard let connection = authenticationTracker.connection else { return authentication }
         let outcome = await connection.settledAuthentication()
         authenticationTracker.publish(outcome, from: connection)
-        return authenticationTracker.broadcast.latest ?? outcome
+        return authenticationTracker.published.current
     }
 }
 
 /// Follows the authentication of whichever link the session uses now and publishes it.
 final class AuthenticationTracker: Sendable {
-    let broadcast = Broadcast<DeviceAuthentication>(initial: .notChecked)
+    let published = PublishedValue<DeviceAuthentication>(.notChecked)
     private let current = Mutex<CastConnection?>(nil)
 
     var connection: CastConnection? { current.withLock { $0 } }
@@ -43,12 +43,12 @@ final class AuthenticationTracker: Sendable {
     func record(_ error: CastClientError) {
         guard case .deviceNotVerified(_, let failure) = error else { return }
         current.withLock { $0 = nil }
-        broadcast.send(.unverified(failure))
+        published.set(.unverified(failure))
     }
 
     func publish(_ value: DeviceAuthentication, from connection: CastConnection) {
         let isCurrent = current.withLock { $0 === connection }
-        guard isCurrent, broadcast.latest != value else { return }
-        broadcast.send(value)
+        guard isCurrent else { return }
+        published.set(value)
     }
 }

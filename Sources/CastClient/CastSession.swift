@@ -1,59 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import CastProtocol
 import Foundation
 import Logging
-
-/// The app session a `CastSession` is joined to.
-public struct SessionInfo: Sendable, Hashable, Codable {
-    public var appID: String
-    public var displayName: String?
-    public var sessionID: String
-    public var transportID: String
-    public var namespaces: [String]
-    public var statusText: String?
-
-    public init(_ app: ReceiverApplication) {
-        appID = app.appId
-        displayName = app.displayName
-        sessionID = app.sessionId
-        transportID = app.transportId
-        namespaces = app.namespaces?.map(\.name) ?? []
-        statusText = app.statusText
-    }
-}
-
-/// Where a session stands. Observe it with `CastSession.stateUpdates()`.
-public enum SessionState: Sendable, Equatable, CustomStringConvertible {
-    /// Opening the link to the device.
-    case connecting
-    /// Linked to the device; joined to an app session when the value is non-nil.
-    case connected(SessionInfo?)
-    /// The link dropped (or the process restarted) and the session is being rejoined.
-    case resuming
-    /// Not joined to a session; the reason is nil before the first connection. After
-    /// `.sessionEnded` the link to the device stays open (receiver status keeps coming).
-    case disconnected(DisconnectReason?)
-
-    public var description: String {
-        switch self {
-        case .connecting: "connecting"
-        case .connected(let info?): "connected to \(info.displayName ?? info.appID) (session \(info.sessionID))"
-        case .connected(nil): "connected"
-        case .resuming: "resuming"
-        case .disconnected(let r?): "disconnected: \(r)"
-        case .disconnected(nil): "disconnected"
-        }
-    }
-
-    public var isConnected: Bool { if case .connected = self { true } else { false } }
-}
-
-/// Something the device sent that could not be used; the connection stays up.
-public struct CastWarning: Sendable, Equatable, CustomStringConvertible {
-    public var namespace: String
-    public var problem: CastProtocolError
-    public var description: String { problem.description }
-}
+import Synchronization
 
 /// The session manager for one device, like the Cast SDK's session manager and GCKCastSession.
 ///
@@ -69,18 +19,19 @@ public actor CastSession {
     /// Media control of the joined app.
     public nonisolated let media: RemoteMediaClient
 
-    private var connection: CastConnection?
-    private var generation = 0
-    private var app: ReceiverApplication?
+    var connection: CastConnection?
+    var generation = 0
+    var app: ReceiverApplication?
     /// The app to rejoin after a dropped link.
-    private var wantedApp: (appID: String, sessionID: String)?
-    private var channels: [String: CastChannel] = [:]
-    private var reconnectTask: Task<Void, Never>?
-    private var logger: Logger
+    var wantedApp: (appID: String, sessionID: String)?
+    var channels: [String: CastChannel] = [:]
+    var reconnectTask: Task<Void, Never>?
+    var logger: Logger
 
-    private let stateBroadcast = Broadcast<SessionState>(initial: .disconnected(nil))
-    private let receiverBroadcast = Broadcast<ReceiverStatus>()
-    private let warningBroadcast = Broadcast<CastWarning>(replayLatest: false)
+    let published = PublishedValue<SessionState>(.disconnected(nil))
+    let latestReceiverStatus = Mutex<ReceiverStatus?>(nil)
+    let receiverBroadcast = Broadcast<ReceiverStatus>()
+    let warningBroadcast = Broadcast<CastWarning>()
     /// Device authentication of the current link (CastSession+Authentication.swift).
     let authenticationTracker = AuthenticationTracker()
 
@@ -96,22 +47,30 @@ public actor CastSession {
 
     // MARK: observing
 
-    public nonisolated var state: SessionState { stateBroadcast.latest ?? .disconnected(nil) }
+    public nonisolated var state: SessionState { published.current }
     /// The current state first, then every change.
-    public nonisolated func stateUpdates() -> AsyncStream<SessionState> { stateBroadcast.stream() }
+    public nonisolated func stateUpdates() -> AsyncStream<SessionState> { published.stream() }
     /// The latest receiver status (running apps, device volume).
-    public nonisolated var receiverStatus: ReceiverStatus? { receiverBroadcast.latest }
+    public nonisolated var receiverStatus: ReceiverStatus? { latestReceiverStatus.withLock { $0 } }
     /// The latest receiver status first (if any), then every new one.
-    public nonisolated func receiverStatusUpdates() -> AsyncStream<ReceiverStatus> { receiverBroadcast.stream() }
+    public nonisolated func receiverStatusUpdates() -> AsyncStream<ReceiverStatus> {
+        latestReceiverStatus.withLock { receiverBroadcast.stream(first: $0) }
+    }
     /// Messages from the device that could not be read (the link stays up), from now on.
     public nonisolated func warnings() -> AsyncStream<CastWarning> { warningBroadcast.stream() }
     /// The app session joined now.
     public var sessionInfo: SessionInfo? { app.map(SessionInfo.init) }
 
-    private func setState(_ s: SessionState) {
-        if stateBroadcast.latest != s {
+    func setState(_ s: SessionState) {
+        if published.set(s) {
             logger.debug("session state", metadata: ["cast.state": "\(s)"])
-            stateBroadcast.send(s)
+        }
+    }
+
+    func receive(_ status: ReceiverStatus) {
+        latestReceiverStatus.withLock { latest in
+            latest = status
+            receiverBroadcast.send(status)
         }
     }
 
@@ -123,7 +82,7 @@ public actor CastSession {
         try await connectPlatform(resuming: false)
     }
 
-    private func connectPlatform(resuming: Bool) async throws(CastClientError) -> ReceiverStatus {
+    func connectPlatform(resuming: Bool) async throws(CastClientError) -> ReceiverStatus {
         if let connection, await connection.isOpen {
             return try await requestReceiverStatus()
         }
@@ -213,7 +172,7 @@ public actor CastSession {
         return try await joinApp(running)
     }
 
-    private func launch(appID: String) async throws(CastClientError) -> SessionInfo {
+    func launch(appID: String) async throws(CastClientError) -> SessionInfo {
         guard let connection else { throw .notConnected }
         let reply = try await connection.request("LAUNCH", to: CastEndpoint.receiver, match: { message in
             // Some receivers only broadcast the new status: accept any status that shows the app.
@@ -242,7 +201,7 @@ public actor CastSession {
         }
     }
 
-    private func joinApp(_ running: ReceiverApplication) async throws(CastClientError) -> SessionInfo {
+    func joinApp(_ running: ReceiverApplication) async throws(CastClientError) -> SessionInfo {
         guard let connection else { throw .notConnected }
         try await connection.connectVirtual(to: running.transportId)
         app = running
@@ -257,201 +216,5 @@ public actor CastSession {
         setState(.connected(info))
         logger.debug("joined app session", metadata: ["cast.app.id": "\(info.appID)", "cast.session.id": "\(info.sessionID)"])
         return info
-    }
-
-    // MARK: ending
-
-    /// Leaves the session: the app keeps running on the device, the link closes, and the
-    /// session is forgotten (no resume).
-    public func leave() async {
-        reconnectTask?.cancel()
-        reconnectTask = nil
-        try? configuration.sessionStore?.forget(deviceID: deviceID)
-        await closeLink()
-    }
-
-    /// Stops the app on the device and closes the link.
-    public func stop() async throws(CastClientError) {
-        reconnectTask?.cancel()
-        reconnectTask = nil
-        if let connection, let app {
-            let sessionID = app.sessionId
-            _ = try await connection.request("STOP", to: CastEndpoint.receiver) {
-                ReceiverMessage.stop(StopSessionRequest(requestId: $0, sessionId: sessionID))
-            }
-        }
-        try? configuration.sessionStore?.forget(deviceID: deviceID)
-        await closeLink()
-    }
-
-    /// Closes the link but remembers the session, so a later process can `resume()` it.
-    public func disconnect() async {
-        reconnectTask?.cancel()
-        reconnectTask = nil
-        await closeLink()
-    }
-
-    private func closeLink() async {
-        generation += 1
-        let c = connection
-        connection = nil
-        app = nil
-        wantedApp = nil
-        await media.detach(clearStatus: true)
-        for ch in channels.values { await ch.disconnect() }
-        if let c { await c.close() }
-        setState(.disconnected(.closedByUser))
-    }
-
-    // MARK: device volume
-
-    /// Sets the device volume (0 ... 1).
-    @discardableResult
-    public func setVolume(_ level: Double) async throws(CastClientError) -> ReceiverStatus {
-        guard level.isFinite, (0...1).contains(level) else { throw .invalidArgument("A volume must be between 0 and 1 (got \(level)).") }
-        return try await receiverVolume(Volume(level: level))
-    }
-
-    /// Mutes or unmutes the device.
-    @discardableResult
-    public func setMuted(_ muted: Bool) async throws(CastClientError) -> ReceiverStatus {
-        try await receiverVolume(Volume(muted: muted))
-    }
-
-    private func receiverVolume(_ volume: Volume) async throws(CastClientError) -> ReceiverStatus {
-        if connection == nil { _ = try await connectPlatform(resuming: false) }
-        guard let connection else { throw .notConnected }
-        let reply = try await connection.request("SET_VOLUME", to: CastEndpoint.receiver) {
-            ReceiverMessage.setVolume(SetVolumeRequest(requestId: $0, volume: volume))
-        }
-        switch reply {
-        case .receiver(.receiverStatus(let m)): return m.status
-        case .receiver(.invalidRequest(let e)): throw .invalidRequest(command: "SET_VOLUME", reason: e.reason?.rawValue)
-        default: throw .unexpectedReply(request: "SET_VOLUME", type: "\(reply)")
-        }
-    }
-
-    // MARK: custom channels
-
-    /// The channel for `namespace`, registered on first use. It connects whenever the joined
-    /// app lists the namespace.
-    public func channel(namespace: String) async throws(CastClientError) -> CastChannel {
-        try CastChannel.validate(namespace)
-        if let existing = channels[namespace] { return existing }
-        let ch = CastChannel(namespace: namespace)
-        channels[namespace] = ch
-        await updateChannels()
-        return ch
-    }
-
-    private func updateChannels() async {
-        for (ns, ch) in channels {
-            if let connection, let app, app.handles(ns) {
-                await ch.connect(connection: connection, transportID: app.transportId)
-            } else {
-                await ch.disconnect()
-            }
-        }
-    }
-
-    // MARK: incoming
-
-    private func inbound(_ message: InboundMessage, generation gen: Int) async {
-        guard gen == generation else { return }
-        let raw = message.raw
-        switch message.decoded {
-        case .failure(let error):
-            warningBroadcast.send(CastWarning(namespace: raw.namespace, problem: error))
-        case .success(.receiver(.receiverStatus(let m))):
-            receiverBroadcast.send(m.status)
-            if let current = app {
-                if let still = m.status.applications?.first(where: { $0.sessionId == current.sessionId }) {
-                    if still != current {
-                        app = still
-                        await updateChannels()
-                        setState(.connected(SessionInfo(still)))
-                    }
-                } else {
-                    await sessionEnded()
-                }
-            }
-        case .success(.connection(.close)):
-            if let app, raw.sourceID == app.transportId { await sessionEnded() }
-        case .success(.media(let m)):
-            if let app, raw.sourceID == app.transportId { media.handle(m) }
-        case .success(.custom(let ns, let payload)):
-            if let app, raw.sourceID == app.transportId { await channels[ns]?.deliver(payload) }
-        default:
-            break
-        }
-    }
-
-    /// The app session ended on the device (stopped by anyone, or replaced). The link to the
-    /// device stays open, so receiver status keeps flowing and `start()`/`join()` can follow.
-    private func sessionEnded() async {
-        guard app != nil else { return }
-        logger.debug("app session ended")
-        try? configuration.sessionStore?.forget(deviceID: deviceID)
-        app = nil
-        wantedApp = nil
-        await media.detach(clearStatus: true)
-        for ch in channels.values { await ch.disconnect() }
-        setState(.disconnected(.sessionEnded))
-    }
-
-    private func linkClosed(_ reason: DisconnectReason, generation gen: Int) async {
-        guard gen == generation else { return }
-        connection = nil
-        app = nil
-        await media.detach(clearStatus: false)
-        for ch in channels.values { await ch.disconnect() }
-        guard reason != .closedByUser else {
-            setState(.disconnected(.closedByUser))
-            return
-        }
-        logger.info("link lost", metadata: ["cast.reason": "\(reason)"])
-        guard configuration.reconnect.enabled, let wanted = wantedApp else {
-            setState(.disconnected(reason))
-            return
-        }
-        setState(.resuming)
-        reconnectTask?.cancel()
-        reconnectTask = Task { [weak self] in await self?.reconnect(appID: wanted.appID, sessionID: wanted.sessionID, firstReason: reason) }
-    }
-
-    private func reconnect(appID: String, sessionID: String, firstReason: DisconnectReason) async {
-        let policy = configuration.reconnect
-        var attempt = 0
-        var lastError = firstReason.description
-        while !Task.isCancelled {
-            attempt += 1
-            if let max = policy.maxAttempts, attempt > max {
-                setState(.disconnected(.reconnectFailed(attempts: attempt - 1, lastError: lastError)))
-                return
-            }
-            try? await Task.sleep(for: policy.delay(attempt: attempt))
-            if Task.isCancelled { return }
-            logger.debug("reconnecting", metadata: ["cast.attempt": "\(attempt)"])
-            do {
-                let status = try await connectPlatform(resuming: true)
-                let apps = status.applications ?? []
-                if let same = apps.first(where: { $0.sessionId == sessionID }) ?? apps.first(where: { $0.appId.uppercased() == appID.uppercased() }) {
-                    _ = try await joinApp(same)
-                } else {
-                    // The device lost the session (it restarted): start the same app again.
-                    _ = try await launch(appID: appID.uppercased())
-                }
-                reconnectTask = nil
-                return
-            } catch {
-                lastError = error.description
-                if let c = connection {
-                    generation += 1
-                    connection = nil
-                    await c.close()
-                }
-                setState(.resuming)
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The NIO side of a connection: frame decoding/encoding and the bridge into Swift concurrency.
+import CastCore
 import CastProtocol
 import CastProtocolNIO
 import NIOCore

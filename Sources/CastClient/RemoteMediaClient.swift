@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import CastProtocol
 import Synchronization
 
@@ -8,20 +9,20 @@ import Synchronization
 /// answer: the new `MediaStatus`, or a typed `CastClientError`. Commands that the latest
 /// status's `supportedMediaCommands` does not allow fail at once with `.commandNotSupported`.
 ///
+/// This is the one copy of a session's media status: `snapshot` holds the latest status
+/// (merged with earlier ones) and when it arrived, and `MediaStatusSnapshot` holds the one
+/// rule for the position now. The window's AppModel and castctl both read from here.
+///
 /// Observers: `statusUpdates()` yields every change of the media status, whoever caused it;
 /// `metadataUpdates()` yields only when the media information changes (title, tracks,
 /// text-track style, …). So a text-style change reaches both, an active-track change only
 /// the status stream.
 public actor RemoteMediaClient {
-    private struct Snapshot {
-        var status: MediaStatus?
-        var receivedAt: ContinuousClock.Instant = .now
-    }
     private var connection: CastConnection?
     private var transportID: String?
-    private let snapshot = Mutex(Snapshot())
-    private let statusBroadcast = Broadcast<MediaStatus?>(initial: .some(nil))
-    private let metadataBroadcast = Broadcast<MediaInformation?>(initial: .some(nil))
+    private let latest = Mutex(MediaStatusSnapshot(status: nil, receivedAt: .now))
+    private let statusBroadcast = Broadcast<MediaStatus?>()
+    private let metadataBroadcast = Broadcast<MediaInformation?>()
     private let requestTimeout: Duration?
 
     init(requestTimeout: Duration? = nil) {
@@ -31,33 +32,34 @@ public actor RemoteMediaClient {
     // MARK: observing
 
     /// The latest media status (nil when nothing is loaded or no session is joined).
-    public nonisolated var status: MediaStatus? { snapshot.withLock { $0.status } }
+    public nonisolated var status: MediaStatus? { latest.withLock { $0.status } }
+
+    /// The latest status and when it arrived: what positions are interpolated from.
+    public nonisolated var snapshot: MediaStatusSnapshot { latest.withLock { $0 } }
 
     /// The media being played, merged from earlier statuses when the receiver left it out.
     public nonisolated var mediaInformation: MediaInformation? { status?.effectiveMedia }
 
     /// Every change of the media status: the current value first, then each new one.
-    public nonisolated func statusUpdates() -> AsyncStream<MediaStatus?> { statusBroadcast.stream() }
+    public nonisolated func statusUpdates() -> AsyncStream<MediaStatus?> {
+        latest.withLock { statusBroadcast.stream(first: .some($0.status)) }
+    }
 
     /// Every change of the media information (metadata, tracks, text style, ad breaks):
     /// the current value first, then each new one.
-    public nonisolated func metadataUpdates() -> AsyncStream<MediaInformation?> { metadataBroadcast.stream() }
-
-    /// The stream position now, in seconds, interpolated from the last status: while
-    /// PLAYING it advances by `playbackRate` per second since that status arrived
-    /// (clamped to the duration); in any other state it is the reported position.
-    public nonisolated func approximateStreamPosition(at now: ContinuousClock.Instant = .now) -> Double? {
-        let s = snapshot.withLock { $0 }
-        return Self.interpolate(s.status, receivedAt: s.receivedAt, now: now)
+    public nonisolated func metadataUpdates() -> AsyncStream<MediaInformation?> {
+        latest.withLock { metadataBroadcast.stream(first: .some($0.status?.effectiveMedia)) }
     }
 
-    static func interpolate(_ status: MediaStatus?, receivedAt: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Double? {
-        guard let status, let time = status.currentTime else { return nil }
-        guard status.playerState == .playing else { return time }
-        let rate = status.playbackRate ?? 1
-        var position = time + rate * max((now - receivedAt).seconds, 0)
-        if let duration = status.effectiveMedia?.duration, duration > 0 { position = min(position, duration) }
-        return max(position, 0)
+    /// The content position at `now`, in seconds, by `MediaStatusSnapshot`'s rule (it holds
+    /// during an ad break and advances by `playbackRate` while PLAYING otherwise).
+    public nonisolated func approximateStreamPosition(at now: ContinuousClock.Instant = .now) -> Double? {
+        snapshot.streamPosition(at: now)
+    }
+
+    /// Seconds into the playing ad clip at `now` (advancing at 1× while PLAYING); nil outside a break.
+    public nonisolated func approximateBreakClipTime(at now: ContinuousClock.Instant = .now) -> Double? {
+        snapshot.breakClipTime(at: now)
     }
 
     // MARK: wiring (called by CastSession)
@@ -81,15 +83,15 @@ public actor RemoteMediaClient {
     }
 
     private nonisolated func apply(_ incoming: MediaStatus?) {
-        let (old, new) = snapshot.withLock { s -> (MediaStatus?, MediaStatus?) in
+        // Observers are told under the lock, so one subscribing meanwhile neither misses
+        // this status nor gets it twice.
+        latest.withLock { s in
             let old = s.status
-            let merged = incoming?.merging(previous: old)
-            s.status = merged
-            s.receivedAt = .now
-            return (old, merged)
+            let new = incoming?.merging(previous: old)
+            s = MediaStatusSnapshot(status: new, receivedAt: .now)
+            if old != new { statusBroadcast.send(new) }
+            if old?.effectiveMedia != new?.effectiveMedia { metadataBroadcast.send(new?.effectiveMedia) }
         }
-        if old != new { statusBroadcast.send(new) }
-        if old?.effectiveMedia != new?.effectiveMedia { metadataBroadcast.send(new?.effectiveMedia) }
     }
 
     func finish() {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 import Foundation
 
 /// What is remembered about a session so that a later process can resume it.
@@ -27,16 +28,8 @@ public struct SessionStore: Sendable, Hashable {
 
     /// The standard location, or nil when neither XDG_STATE_HOME nor HOME is set.
     public static var standard: SessionStore? {
-        let env = ProcessInfo.processInfo.environment
-        let base: URL
-        if let xdg = env["XDG_STATE_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg)
-        } else if let home = env["HOME"], !home.isEmpty {
-            base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
-        } else {
-            return nil
-        }
-        return SessionStore(fileURL: base.appendingPathComponent("castdeck/sessions.json"))
+        guard let directory = XDGDirectory.state.path(environment: ProcessInfo.processInfo.environment) else { return nil }
+        return SessionStore(fileURL: URL(fileURLWithPath: directory + "/sessions.json"))
     }
 
     /// Every remembered session, keyed by device id. A missing or unreadable file is empty.

@@ -10,6 +10,7 @@
 // (which frees its browsers, resolvers and entry groups, so no callback can follow) and then
 // releases the box: deterministic, exactly once.
 
+import CastCore
 import CAvahi
 import Foundation
 

@@ -1,8 +1,10 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import CastCore
 import CAvahi
 import Foundation
+import Logging
 
 /// Browses `_googlecast._tcp` through avahi-daemon and reports devices as they come, change
 /// and go.
@@ -33,10 +35,12 @@ public final class CastBrowser: Sendable {
     ///   - serviceType: the DNS-SD type to browse (tests may use another).
     ///   - waitForDaemon: keep waiting for avahi-daemon when it is not running (the window
     ///     wants this; `castctl discover` does not).
-    public init(serviceType: String = CastBrowser.castServiceType, waitForDaemon: Bool = false) {
+    ///   - logger: every event is logged here at debug level.
+    public init(serviceType: String = CastBrowser.castServiceType, waitForDaemon: Bool = false,
+                logger: Logger = Logger(label: "castdeck.discovery")) {
         let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
         events = stream
-        core = BrowserCore(serviceType: serviceType, waitForDaemon: waitForDaemon, continuation: continuation)
+        core = BrowserCore(serviceType: serviceType, waitForDaemon: waitForDaemon, continuation: continuation, logger: logger)
         continuation.onTermination = { [core] _ in
             // The consumer went away: close on another thread, since this may run on the poll thread.
             Thread.detachNewThread { core.stop() }
@@ -87,6 +91,7 @@ final class BrowserCore: @unchecked Sendable {
     private let serviceType: String
     private let waitForDaemon: Bool
     private let continuation: AsyncStream<DiscoveryEvent>.Continuation
+    private let logger: Logger
     private let lock = NSLock()
     private var connection: AvahiConnection?
     private var stopped = false
@@ -97,10 +102,16 @@ final class BrowserCore: @unchecked Sendable {
     private var registry = DeviceRegistry()
     private var reportedUnavailable = false
 
-    init(serviceType: String, waitForDaemon: Bool, continuation: AsyncStream<DiscoveryEvent>.Continuation) {
+    init(serviceType: String, waitForDaemon: Bool, continuation: AsyncStream<DiscoveryEvent>.Continuation, logger: Logger) {
         self.serviceType = serviceType
         self.waitForDaemon = waitForDaemon
         self.continuation = continuation
+        self.logger = logger
+    }
+
+    private func emit(_ event: DiscoveryEvent) {
+        logger.debug("discovery event", metadata: ["cast.event": "\(event)"])
+        continuation.yield(event)
     }
 
     func connect() {
@@ -114,7 +125,7 @@ final class BrowserCore: @unchecked Sendable {
             connection = try AvahiConnection(box: box, waitForDaemon: waitForDaemon)
             try connection.start()
         } catch {
-            continuation.yield(.unavailable(error))
+            emit(.unavailable(error))
             return
         }
         let keep = lock.withLock { () -> Bool in
@@ -144,10 +155,10 @@ final class BrowserCore: @unchecked Sendable {
             browser = AvahiConnection.newServiceBrowser(client: client, type: serviceType, box: box)
             if browser == nil {
                 let code = avahi_client_errno(client)
-                continuation.yield(.unavailable(.avahiFailure(operation: "browse \(serviceType)", code: code, message: avahiErrorText(code))))
+                emit(.unavailable(.avahiFailure(operation: "browse \(serviceType)", code: code, message: avahiErrorText(code))))
             } else {
                 reportedUnavailable = false
-                continuation.yield(.browsing)
+                emit(.browsing)
             }
         case AVAHI_CLIENT_CONNECTING, AVAHI_CLIENT_FAILURE:
             // The daemon is gone (or never was): every browser and resolver is dead.
@@ -155,7 +166,7 @@ final class BrowserCore: @unchecked Sendable {
             if !reportedUnavailable {
                 reportedUnavailable = true
                 let code = avahi_client_errno(client)
-                continuation.yield(.unavailable(.avahiNotRunning(detail: avahiErrorText(code))))
+                emit(.unavailable(.avahiNotRunning(detail: avahiErrorText(code))))
             }
         default:
             break  // S_REGISTERING / S_COLLISION concern publishers only
@@ -167,7 +178,7 @@ final class BrowserCore: @unchecked Sendable {
         resolvers = [:]
         if let browser { avahi_service_browser_free(browser) }
         browser = nil
-        for event in registry.removeAll() { continuation.yield(event) }
+        for event in registry.removeAll() { emit(event) }
     }
 
     private func browsed(_ report: BrowseReport, _ box: AvahiCallbackBox) {
@@ -180,18 +191,18 @@ final class BrowserCore: @unchecked Sendable {
             }
         case let .remove(key):
             if let resolver = resolvers.removeValue(forKey: key) { avahi_service_resolver_free(resolver) }
-            for event in registry.removed(key) { continuation.yield(event) }
+            for event in registry.removed(key) { emit(event) }
         case .allForNow:
             break
         case let .failure(code):
-            continuation.yield(.unavailable(.avahiFailure(operation: "browse \(serviceType)", code: code, message: avahiErrorText(code))))
+            emit(.unavailable(.avahiFailure(operation: "browse \(serviceType)", code: code, message: avahiErrorText(code))))
         }
     }
 
     private func resolved(_ resolver: OpaquePointer, _ report: ResolveReport) {
         switch report {
         case let .found(service):
-            for event in registry.resolved(service) { continuation.yield(event) }
+            for event in registry.resolved(service) { emit(event) }
         case let .failure(key, _):
             // Not answering (timeout) or gone: drop this instance; the browser reports it
             // again if it comes back.
@@ -199,7 +210,7 @@ final class BrowserCore: @unchecked Sendable {
                 resolvers[key] = nil
                 avahi_service_resolver_free(resolver)
             }
-            for event in registry.removed(key) { continuation.yield(event) }
+            for event in registry.removed(key) { emit(event) }
         }
     }
 }

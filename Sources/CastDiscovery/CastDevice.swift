@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 
 /// What a Cast device says it can do: the `ca` TXT field, a decimal bit field.
 ///
@@ -34,12 +35,15 @@ public struct CastDevice: Sendable, Hashable, Codable, Identifiable {
         case discovered
         /// Added by the user as `HOST[:PORT]` and remembered.
         case manual
+        /// Known to this process by itself (the window's in-process demo receiver): listed,
+        /// never remembered or probed.
+        case local
     }
 
     /// The Cast model name of groups (`md` TXT field).
     public static let groupModel = "Google Cast Group"
     /// The port every single Cast device listens on; groups use another one.
-    public static let defaultPort = 8009
+    public static let defaultPort = DeviceAddress.defaultPort
 
     /// TXT `id`, lower-case hex without dashes; for a manual device not yet probed, `HOST:PORT`.
     public var id: String

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import CastCore
 import CAvahi
 import Foundation
 

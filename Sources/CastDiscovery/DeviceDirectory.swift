@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import CastCore
 import Foundation
+import Logging
 
 /// The device list: discovered devices beside devices added by address.
 ///
@@ -15,12 +17,14 @@ public actor DeviceDirectory {
     private let continuation: AsyncStream<DiscoveryEvent>.Continuation
     private let store: ManualDeviceStore
     private let prober: (any DeviceProber)?
-    private let browser: CastBrowser?
+    private var browser: CastBrowser?
     private let probeTimeout: Duration
+    private let logger: Logger
 
     private var discovered: [String: CastDevice] = [:]
     private var manual: [ManualDevice] = []
     private var manualShown: [String: CastDevice] = [:]  // keyed by DeviceAddress.description
+    private var local: [CastDevice] = []
     private var forwarding: Task<Void, Never>?
     private var started = false
 
@@ -32,10 +36,13 @@ public actor DeviceDirectory {
     /// - Parameters:
     ///   - browser: the mDNS side; nil for added devices only.
     ///   - prober: checks added devices; nil to skip probing.
+    ///   - logger: where adding, forgetting and probing are logged (debug level).
     public init(
         store: ManualDeviceStore = .standard(), prober: (any DeviceProber)? = nil,
-        browser: CastBrowser? = CastBrowser(waitForDaemon: true), probeTimeout: Duration = .seconds(5)
+        browser: CastBrowser? = CastBrowser(waitForDaemon: true), probeTimeout: Duration = .seconds(5),
+        logger: Logger = Logger(label: "castdeck.discovery")
     ) {
+        self.logger = logger
         (events, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
         self.store = store
         self.prober = prober
@@ -54,11 +61,34 @@ public actor DeviceDirectory {
         }
         for entry in manual { show(entry) }
         for entry in manual { probeLater(entry.address) }
-        if let browser {
-            browser.start()
-            forwarding = Task { [weak self] in
-                for await event in browser.events { await self?.handle(event) }
-            }
+        if let browser { follow(browser) }
+    }
+
+    /// Starts browsing with `browser` when the directory was made without one (the window
+    /// decides about mDNS after its device list exists). Ignored when one is already there.
+    public func attach(browser: CastBrowser) {
+        guard self.browser == nil else { return }
+        self.browser = browser
+        if started { follow(browser) }
+    }
+
+    private func follow(_ browser: CastBrowser) {
+        browser.start()
+        forwarding = Task { [weak self] in
+            for await event in browser.events { await self?.handle(event) }
+        }
+    }
+
+    /// Lists a device this process knows by itself (source `.local`, e.g. an in-process
+    /// simulated receiver): not remembered and not probed. Showing it again updates it.
+    public func showLocal(_ device: CastDevice) {
+        if let i = local.firstIndex(where: { $0.id == device.id }) {
+            guard local[i] != device else { return }
+            local[i] = device
+            continuation.yield(.updated(device))
+        } else {
+            local.append(device)
+            continuation.yield(.added(device))
         }
     }
 
@@ -72,23 +102,25 @@ public actor DeviceDirectory {
     /// Everything in the list now: discovered devices first, then added ones.
     public var devices: [CastDevice] {
         discovered.values.sorted { $0.friendlyName.lowercased() < $1.friendlyName.lowercased() }
-            + manual.compactMap { manualShown[$0.address.description] }
+            + manual.compactMap { manualShown[$0.address.description] } + local
     }
 
     /// Adds `HOST[:PORT]` to the list, remembers it and probes it. Adding an address twice
-    /// returns the device already there.
+    /// returns the device already there. `name` is shown until a probe or discovery says more.
     @discardableResult
-    public func add(address text: String) throws(DiscoveryError) -> CastDevice {
-        let address = try DeviceAddress(parsing: text)
+    public func add(address text: String, name: String? = nil) throws(DiscoveryError) -> CastDevice {
+        let address: DeviceAddress
+        do { address = try DeviceAddress(parsing: text) } catch { throw .invalidAddress(error) }
         if let existing = manualShown[address.description] { return existing }
         if let problem = storeProblem { throw problem }
-        var entry = ManualDevice(host: address.host, port: address.port)
+        var entry = ManualDevice(host: address.host, port: address.port, name: name)
         if let match = discovered.values.first(where: { $0.host == address.host && $0.port == address.port }) {
             entry.name = match.friendlyName
             entry.id = match.id
         }
         manual.append(entry)
         try store.save(manual)
+        logger.debug("device added", metadata: ["cast.device": "\(address)"])
         let device = show(entry)
         probeLater(address)
         return device
@@ -149,6 +181,7 @@ public actor DeviceDirectory {
             }
             show(entry, statusText: result.statusText, model: result.model)
         case let .failure(error):
+            logger.debug("probe failed", metadata: ["cast.device": "\(address)", "reason": "\(error)"])
             show(manual[index], statusText: "Not answering: \(error)")
         }
     }

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 
 /// One mDNS service instance: the same device seen on another interface or over the
 /// other IP family is another instance (Avahi reports each separately).

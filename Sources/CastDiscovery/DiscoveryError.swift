@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 
 /// Everything that can go wrong in discovery, each with a sentence a person can act on.
 public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -7,8 +8,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case avahiNotRunning(detail: String)
     /// Avahi answered but refused an operation (`code` is Avahi's error number).
     case avahiFailure(operation: String, code: Int32, message: String)
-    /// `HOST[:PORT]` could not be read.
-    case invalidAddress(String)
+    /// `HOST[:PORT]` could not be read (the error says what to write instead).
+    case invalidAddress(DeviceAddressError)
     /// No device matched a name, id or address within the time allowed.
     case deviceNotFound(query: String, seen: [String])
     /// More than one device has this friendly name.
@@ -24,8 +25,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
             return "Avahi is not running: start avahi-daemon, or add a device by its address"
         case let .avahiFailure(operation, code, message):
             return "Avahi could not \(operation): \(message) (error \(code))"
-        case let .invalidAddress(text):
-            return "\"\(text)\" is not an address: use HOST or HOST:PORT (IPv6 as [ADDR]:PORT)"
+        case let .invalidAddress(error):
+            return error.description
         case let .deviceNotFound(query, seen):
             let known = seen.isEmpty ? "no devices were found" : "found: \(seen.joined(separator: ", "))"
             return "No Cast device named \"\(query)\" was found (\(known)); give its address as HOST[:PORT]"

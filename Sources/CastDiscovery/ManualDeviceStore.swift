@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import CastCore
 import Foundation
 
 /// A device the user added by address, as remembered on disk.
@@ -41,14 +42,8 @@ public struct ManualDeviceStore: Sendable {
 
     /// The store at the XDG location for this user.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) -> ManualDeviceStore {
-        let base: URL
-        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") {
-            base = URL(fileURLWithPath: xdg, isDirectory: true)
-        } else {
-            let home = environment["HOME"] ?? NSHomeDirectory()
-            base = URL(fileURLWithPath: home, isDirectory: true).appendingPathComponent(".config", isDirectory: true)
-        }
-        return ManualDeviceStore(fileURL: base.appendingPathComponent("castdeck/devices.json"))
+        let directory = XDGDirectory.config.path(environment: environment) ?? NSHomeDirectory() + "/.config/castdeck"
+        return ManualDeviceStore(fileURL: URL(fileURLWithPath: directory + "/devices.json"))
     }
 
     private struct File: Codable {

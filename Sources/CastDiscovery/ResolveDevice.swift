@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
 
 /// Turns what a person typed after `--device` into an address to connect to.
 ///
@@ -16,10 +17,14 @@ public func resolveDevice(
     _ query: String, timeout: Duration = .seconds(3), store: ManualDeviceStore = .standard(),
     serviceType: String = CastBrowser.castServiceType
 ) async throws(DiscoveryError) -> (host: String, port: Int) {
-    let trimmed = query.trimmingCharactersInSet(" \t\n")
+    let trimmed = query.trimmingWhitespace()
     if DeviceAddress.looksLikeAddress(trimmed) {
-        let address = try DeviceAddress(parsing: trimmed)
-        return (address.host, address.port)
+        do {
+            let address = try DeviceAddress(parsing: trimmed)
+            return (address.host, address.port)
+        } catch {
+            throw .invalidAddress(error)
+        }
     }
     let wantedID = TXTRecord.normalizedID(trimmed) ?? trimmed.lowercased()
     if let remembered = try? store.load(),

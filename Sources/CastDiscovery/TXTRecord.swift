@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
+import CastCore
 import Foundation
 
 /// Parsing of DNS-SD TXT records and their Cast fields (cast-protocol.md §5.2).

@@ -87,12 +87,12 @@ public enum CastJSON {
 }
 
 /// The discriminator every JSON message carries.
-private enum TypeKey: String, CodingKey {
+enum TypeKey: String, CodingKey {
     case type
     case responseType
 }
 
-private func readType(_ decoder: any Decoder) throws -> String {
+func readType(_ decoder: any Decoder) throws -> String {
     let c: KeyedDecodingContainer<TypeKey>
     do {
         c = try decoder.container(keyedBy: TypeKey.self)
@@ -106,209 +106,13 @@ private func readType(_ decoder: any Decoder) throws -> String {
     return type
 }
 
-private func write(_ type: String, _ body: some Encodable, to encoder: any Encoder) throws {
+func write(_ type: String, _ body: some Encodable, to encoder: any Encoder) throws {
     try body.encode(to: encoder)
     var c = encoder.container(keyedBy: TypeKey.self)
     try c.encode(type, forKey: .type)
 }
 
-private struct Empty: Codable {}
-
-// MARK: - connection
-
-extension ConnectionMessage: CastJSONMessage {
-    public static let namespace = CastNamespace.connection
-
-    public init(from decoder: any Decoder) throws {
-        switch try readType(decoder) {
-        case "CONNECT": self = .connect(try ConnectRequest(from: decoder))
-        case "CLOSE": self = .close(try CloseMessage(from: decoder))
-        case "CONNECTED": self = .connected(try ConnectedMessage(from: decoder))
-        case let other: self = .unknown(type: other, payload: try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .connect(let m): try write("CONNECT", m, to: encoder)
-        case .close(let m): try write("CLOSE", m, to: encoder)
-        case .connected(let m): try write("CONNECTED", m, to: encoder)
-        case .unknown(let type, let payload): try write(type, payload, to: encoder)
-        }
-    }
-}
-
-// MARK: - heartbeat
-
-extension HeartbeatMessage: CastJSONMessage {
-    public static let namespace = CastNamespace.heartbeat
-
-    public init(from decoder: any Decoder) throws {
-        switch try readType(decoder) {
-        case "PING": self = .ping
-        case "PONG": self = .pong
-        case let other: self = .unknown(type: other, payload: try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .ping: try write("PING", Empty(), to: encoder)
-        case .pong: try write("PONG", Empty(), to: encoder)
-        case .unknown(let type, let payload): try write(type, payload, to: encoder)
-        }
-    }
-}
-
-// MARK: - receiver
-
-extension ReceiverMessage: CastJSONMessage {
-    public static let namespace = CastNamespace.receiver
-
-    public init(from decoder: any Decoder) throws {
-        // The GET_APP_AVAILABILITY reply carries `responseType` and no `type`.
-        if let c = try? decoder.container(keyedBy: TypeKey.self),
-            (try? c.decodeIfPresent(String.self, forKey: .type)) == nil,
-            (try? c.decodeIfPresent(String.self, forKey: .responseType)) == "GET_APP_AVAILABILITY"
-        {
-            self = .appAvailability(try AppAvailabilityResponse(from: decoder))
-            return
-        }
-        switch try readType(decoder) {
-        case "GET_STATUS": self = .getStatus(try ReceiverStatusRequest(from: decoder))
-        case "LAUNCH": self = .launch(try LaunchRequest(from: decoder))
-        case "STOP": self = .stop(try StopSessionRequest(from: decoder))
-        case "SET_VOLUME": self = .setVolume(try SetVolumeRequest(from: decoder))
-        case "GET_APP_AVAILABILITY": self = .getAppAvailability(try AppAvailabilityRequest(from: decoder))
-        case "RECEIVER_STATUS": self = .receiverStatus(try ReceiverStatusMessage(from: decoder))
-        case "LAUNCH_ERROR": self = .launchError(try LaunchErrorMessage(from: decoder))
-        case "LAUNCH_STATUS": self = .launchStatus(try LaunchStatusMessage(from: decoder))
-        case "INVALID_REQUEST": self = .invalidRequest(try ErrorReply(from: decoder))
-        case let other: self = .unknown(type: other, payload: try JSONValue(from: decoder))
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .getStatus(let m): try write("GET_STATUS", m, to: encoder)
-        case .launch(let m): try write("LAUNCH", m, to: encoder)
-        case .stop(let m): try write("STOP", m, to: encoder)
-        case .setVolume(let m): try write("SET_VOLUME", m, to: encoder)
-        case .getAppAvailability(let m): try write("GET_APP_AVAILABILITY", m, to: encoder)
-        case .receiverStatus(let m): try write("RECEIVER_STATUS", m, to: encoder)
-        case .appAvailability(let m): try m.encode(to: encoder)
-        case .launchError(let m): try write("LAUNCH_ERROR", m, to: encoder)
-        case .launchStatus(let m): try write("LAUNCH_STATUS", m, to: encoder)
-        case .invalidRequest(let m): try write("INVALID_REQUEST", m, to: encoder)
-        case .unknown(let type, let payload): try write(type, payload, to: encoder)
-        }
-    }
-
-    /// The request id the message carries.
-    public var requestId: Int? {
-        switch self {
-        case .getStatus(let m): m.requestId
-        case .launch(let m): m.requestId
-        case .stop(let m): m.requestId
-        case .setVolume(let m): m.requestId
-        case .getAppAvailability(let m): m.requestId
-        case .receiverStatus(let m): m.requestId
-        case .appAvailability(let m): m.requestId
-        case .launchError(let m): m.requestId
-        case .launchStatus(let m): m.requestId
-        case .invalidRequest(let m): m.requestId
-        case .unknown(_, let payload): payload["requestId"]?.intValue
-        }
-    }
-}
-
-// MARK: - media
-
-extension MediaMessage: CastJSONMessage {
-    public static let namespace = CastNamespace.media
-
-    public init(from decoder: any Decoder) throws {
-        switch try readType(decoder) {
-        case "LOAD": self = .load(try LoadRequest(from: decoder))
-        case "PLAY": self = .play(try MediaSessionRequest(from: decoder))
-        case "PAUSE": self = .pause(try MediaSessionRequest(from: decoder))
-        case "STOP": self = .stop(try MediaSessionRequest(from: decoder))
-        case "SEEK": self = .seek(try SeekRequest(from: decoder))
-        case "SET_PLAYBACK_RATE": self = .setPlaybackRate(try SetPlaybackRateRequest(from: decoder))
-        case "SET_VOLUME": self = .setVolume(try SetVolumeRequest(from: decoder))
-        case "EDIT_TRACKS_INFO": self = .editTracksInfo(try EditTracksInfoRequest(from: decoder))
-        case "EDIT_AUDIO_TRACKS": self = .editAudioTracks(try EditAudioTracksRequest(from: decoder))
-        case "SKIP_AD": self = .skipAd(try MediaSessionRequest(from: decoder))
-        case "GET_STATUS": self = .getStatus(try MediaSessionRequest(from: decoder))
-        case "QUEUE_LOAD": self = .queueLoad(try QueueLoadRequest(from: decoder))
-        case "QUEUE_INSERT": self = .queueInsert(try QueueInsertRequest(from: decoder))
-        case "QUEUE_UPDATE": self = .queueUpdate(try QueueUpdateRequest(from: decoder))
-        case "QUEUE_REMOVE": self = .queueRemove(try QueueItemsRequest(from: decoder))
-        case "QUEUE_REORDER": self = .queueReorder(try QueueItemsRequest(from: decoder))
-        case "QUEUE_NEXT": self = .queueNext(try MediaSessionRequest(from: decoder))
-        case "QUEUE_PREV": self = .queuePrev(try MediaSessionRequest(from: decoder))
-        case "MEDIA_STATUS": self = .mediaStatus(try MediaStatusMessage(from: decoder))
-        case "INVALID_PLAYER_STATE": self = .invalidPlayerState(try ErrorReply(from: decoder))
-        case "LOAD_FAILED": self = .loadFailed(try ErrorReply(from: decoder))
-        case "LOAD_CANCELLED": self = .loadCancelled(try ErrorReply(from: decoder))
-        case "INVALID_REQUEST": self = .invalidRequest(try ErrorReply(from: decoder))
-        case "ERROR": self = .error(try ErrorReply(from: decoder))
-        case let other: self = .unknown(type: other, payload: try JSONValue(from: decoder))
-        }
-    }
-
-    /// The wire `type` of this message.
-    public var type: String {
-        switch self {
-        case .load: "LOAD"
-        case .play: "PLAY"
-        case .pause: "PAUSE"
-        case .stop: "STOP"
-        case .seek: "SEEK"
-        case .setPlaybackRate: "SET_PLAYBACK_RATE"
-        case .setVolume: "SET_VOLUME"
-        case .editTracksInfo: "EDIT_TRACKS_INFO"
-        case .editAudioTracks: "EDIT_AUDIO_TRACKS"
-        case .skipAd: "SKIP_AD"
-        case .getStatus: "GET_STATUS"
-        case .queueLoad: "QUEUE_LOAD"
-        case .queueInsert: "QUEUE_INSERT"
-        case .queueUpdate: "QUEUE_UPDATE"
-        case .queueRemove: "QUEUE_REMOVE"
-        case .queueReorder: "QUEUE_REORDER"
-        case .queueNext: "QUEUE_NEXT"
-        case .queuePrev: "QUEUE_PREV"
-        case .mediaStatus: "MEDIA_STATUS"
-        case .invalidPlayerState: "INVALID_PLAYER_STATE"
-        case .loadFailed: "LOAD_FAILED"
-        case .loadCancelled: "LOAD_CANCELLED"
-        case .invalidRequest: "INVALID_REQUEST"
-        case .error: "ERROR"
-        case .unknown(let type, _): type
-        }
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        switch self {
-        case .load(let m): try write(type, m, to: encoder)
-        case .play(let m), .pause(let m), .stop(let m), .skipAd(let m), .getStatus(let m), .queueNext(let m), .queuePrev(let m):
-            try write(type, m, to: encoder)
-        case .seek(let m): try write(type, m, to: encoder)
-        case .setPlaybackRate(let m): try write(type, m, to: encoder)
-        case .setVolume(let m): try write(type, m, to: encoder)
-        case .editTracksInfo(let m): try write(type, m, to: encoder)
-        case .editAudioTracks(let m): try write(type, m, to: encoder)
-        case .queueLoad(let m): try write(type, m, to: encoder)
-        case .queueInsert(let m): try write(type, m, to: encoder)
-        case .queueUpdate(let m): try write(type, m, to: encoder)
-        case .queueRemove(let m), .queueReorder(let m): try write(type, m, to: encoder)
-        case .mediaStatus(let m): try write(type, m, to: encoder)
-        case .invalidPlayerState(let m), .loadFailed(let m), .loadCancelled(let m), .invalidRequest(let m), .error(let m):
-            try write(type, m, to: encoder)
-        case .unknown(let type, let payload): try write(type, payload, to: encoder)
-        }
-    }
-}
+struct Empty: Codable {}
 
 // MARK: - envelopes
 

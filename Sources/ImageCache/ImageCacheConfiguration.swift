@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import CastCore
+
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,14 +44,7 @@ public struct ImageCacheConfiguration: Sendable {
 
     /// `$XDG_CACHE_HOME/castdeck/images`, else `$HOME/.cache/castdeck/images`.
     public static func defaultDirectory() -> String {
-        if let xdg = getenv("XDG_CACHE_HOME").map({ String(cString: $0) }), xdg.hasPrefix("/") {
-            return xdg + "/castdeck/images"
-        }
-        var home = getenv("HOME").map { String(cString: $0) } ?? ""
-        if home.isEmpty, let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
-            home = String(cString: dir)
-        }
-        return home + "/.cache/castdeck/images"
+        (XDGDirectory.cache.path() ?? "/.cache/castdeck") + "/images"
     }
 
     @Sendable public static func systemNow() -> Double {

@@ -1,80 +1,37 @@
 import AppModel
+import CastClient
 import CastProtocol
+import CastReceiver
 import XCTest
 
-/// A session that records the commands it gets and lets the test push receiver statuses.
-/// (The model's collaborators are protocols; the real ones are wired in the app.)
-final class RecordingSession: CastSessionHandle, @unchecked Sendable {
-    var commands: [String] = []
-    var loaded: MediaInformation?
-    var failNext: (any Error)?
-    let stream: AsyncStream<MediaStatus?>
-    let continuation: AsyncStream<MediaStatus?>.Continuation
-
-    init() { (stream, continuation) = AsyncStream.makeStream() }
-
-    func mediaStatuses() -> AsyncStream<MediaStatus?> { stream }
-    private func record(_ c: String) throws {
-        if let e = failNext { failNext = nil; throw e }
-        commands.append(c)
-    }
-    func load(_ media: MediaInformation, autoplay: Bool, activeTrackIds: [Int]?) async throws {
-        try record("load"); loaded = media
-    }
-    func play() async throws { try record("play") }
-    func pause() async throws { try record("pause") }
-    func seek(to seconds: Double) async throws { try record("seek \(seconds)") }
-    func setPlaybackRate(_ rate: Double) async throws { try record("rate \(rate)") }
-    func setActiveTracks(_ ids: [Int]) async throws { try record("tracks \(ids)") }
-    func setTextTrackStyle(_ style: TextTrackStyle) async throws { try record("style \(style.foregroundColor ?? "")") }
-    func skipAd() async throws { try record("skipAd") }
-    func setVolume(_ level: Double) async throws { try record("volume \(level)") }
-    func setMuted(_ muted: Bool) async throws { try record("muted \(muted)") }
-    func stopMedia() async throws { try record("stop") }
-    func disconnect() async { commands.append("disconnect") }
-}
-
-struct Refusal: Error, CustomStringConvertible { var description: String }
-
-struct OneSessionConnector: CastConnector {
-    let session: RecordingSession
-    var failure: Refusal?
-    func connect(to device: DeviceInfo) async throws -> any CastSessionHandle {
-        if let failure { throw failure }
-        return session
-    }
-}
-
-final class Clock: @unchecked Sendable { var now = 100.0 }
-
+/// AppModel on the real CastClient against the simulated receiver: every command goes over
+/// TLS and every state the model shows comes back from the receiver.
 @MainActor
 final class AppModelTests: XCTestCase {
-    var session: RecordingSession!
-    var clock: Clock!
+    var h: Harness!
     var prefs: MemoryStylePreferences!
     var model: AppModel!
 
     override func setUp() async throws {
-        session = RecordingSession()
-        clock = Clock()
+        h = try await Harness.start()
         prefs = MemoryStylePreferences()
-        let c = clock!
-        model = AppModel(connector: OneSessionConnector(session: session), preferences: prefs, clock: { c.now })
-        model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: nil)
-        let device = model.addDevice(address: "127.0.0.1:8009", name: "Demo TV")!
+        model = h.model(preferences: prefs)
+        let device = try XCTUnwrap(model.addDevice(address: h.address, name: "Demo TV"))
         await model.connect(to: device)
+        XCTAssertTrue(model.isConnected, model.notice?.text ?? "")
     }
 
-    func status(_ state: PlayerState = .playing, time: Double = 10, rate: Double = 1,
-                breakStatus: BreakStatus? = nil) -> MediaStatus {
-        var s = MediaStatus(mediaSessionId: 1, playerState: state)
-        s.currentTime = time
-        s.playbackRate = rate
-        s.media = SampleMedia.bigBuckBunny(artworkPath: nil)
-        s.supportedMediaCommands = .allBasicMedia
-        s.volume = Volume(level: 0.5, muted: false)
-        s.breakStatus = breakStatus
-        return s
+    override func tearDown() async throws {
+        await model?.disconnect()
+        await h?.stop()
+    }
+
+    /// Casts the sample and plays its 55 s pre-roll to the end (receiver time).
+    func castSampleAndFinishPreRoll() async throws {
+        await model.castSample()
+        XCTAssertTrue(model.isPlayingAd)
+        try await h.server.advanceClock(by: 55)
+        try await waitUntil("the content after the pre-roll") { self.model.mediaStatus?.breakStatus == nil }
     }
 
     func testRateSegmentRule() {
@@ -85,125 +42,170 @@ final class AppModelTests: XCTestCase {
         XCTAssertEqual(AppModel.rateSegment(for: 2), 2)
     }
 
-    func testPositionIsInterpolatedFromTheLatestStatusOnly() {
-        model.receive(status(time: 10, rate: 2))
-        clock.now += 3
-        XCTAssertEqual(model.position, 16, accuracy: 0.001)
+    func testPositionIsInterpolatedFromTheLatestStatusOnly() async throws {
+        try await castSampleAndFinishPreRoll()
+        try await h.server.advanceClock(by: 10)
+        await model.setRate(2)
+        let playing = try XCTUnwrap(model.snapshot)
+        let t = try XCTUnwrap(playing.status?.currentTime)
+        XCTAssertEqual(model.position(at: playing.receivedAt + .seconds(3)), t + 6, accuracy: 0.001)
         XCTAssertEqual(model.selectedRate, 2)
-        model.receive(status(.paused, time: 20, rate: 2))
-        clock.now += 30
-        XCTAssertEqual(model.position, 20, accuracy: 0.001, "paused media does not advance")
+        await model.togglePlayPause()
         XCTAssertFalse(model.isPlaying)
+        let paused = try XCTUnwrap(model.snapshot)
+        let p = try XCTUnwrap(paused.status?.currentTime)
+        XCTAssertEqual(model.position(at: paused.receivedAt + .seconds(30)), p, accuracy: 0.001, "paused media does not advance")
     }
 
-    func testAnotherSendersChangeShowsWithTheNextStatus() {
-        model.receive(status(rate: 1))
+    func testDuringABreakTheContentHoldsAndTheClipClockRuns() async throws {
+        await model.castSample()
+        let s = try XCTUnwrap(model.snapshot)
+        XCTAssertNotNil(s.status?.breakStatus)
+        let held = model.position(at: s.receivedAt)
+        XCTAssertEqual(model.position(at: s.receivedAt + .seconds(4)), held, "the content does not move during an ad")
+        let early = try XCTUnwrap(model.adState(at: s.receivedAt))
+        let later = try XCTUnwrap(model.adState(at: s.receivedAt + .seconds(4)))
+        XCTAssertEqual(early.remaining - later.remaining, 4, accuracy: 0.001, "the clip clock runs at 1×")
+    }
+
+    func testAnotherSendersChangeShowsWithTheNextStatus() async throws {
+        try await castSampleAndFinishPreRoll()
         XCTAssertEqual(model.selectedRate, 1)
-        model.receive(status(rate: 0.5))
-        XCTAssertEqual(model.selectedRate, 0.5)
+        let phone = try await h.otherSender()
+        defer { Task { await phone.leave() } }
+        try await phone.media.setPlaybackRate(0.5)
+        try await waitUntil("the other sender's rate") { self.model.selectedRate == 0.5 }
     }
 
-    func testRateIsRefusedWhenUnsupported() async {
-        var s = status()
-        s.supportedMediaCommands = [.pause, .seek]
-        model.receive(s)
+    func testRateIsRefusedWhenTheReceiverCannotChangeIt() async throws {
+        await model.disconnect()
+        await h.stop()
+        h = try await Harness.start(supported: [.pause, .seek, .streamVolume, .streamMute, .skipAd, .editTracks])
+        model = h.model()
+        await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address)))
+        await model.castSample()
+        XCTAssertFalse(model.supports(.playbackRate))
         await model.setRate(2)
-        XCTAssertFalse(session.commands.contains("rate 2.0"))
-        XCTAssertNotNil(model.notice)
-        model.receive(status())
-        await model.setRate(2)
-        XCTAssertTrue(session.commands.contains("rate 2.0"))
+        XCTAssertEqual(model.notice?.text, "This receiver cannot change the playback speed.")
+        let rate = try await h.receiverMedia()?.playbackRate
+        XCTAssertEqual(rate, 1, "nothing was sent")
     }
 
-    func testAdBannerAndSkipCountdown() async {
-        let b = BreakStatus(breakId: "pre-roll", breakClipId: "pre-1", currentBreakTime: 2, currentBreakClipTime: 2)
-        model.receive(status(time: 0, breakStatus: b))
-        var ad = model.adState!
+    func testAdBannerAndSkipCountdown() async throws {
+        await model.castSample()
+        try await h.server.advanceClock(by: 2)
+        try await model.session!.media.requestStatus()
+        let s = try XCTUnwrap(model.snapshot)
+        var ad = try XCTUnwrap(model.adState(at: s.receivedAt))
         XCTAssertEqual(ad.clipIndex, 1)
         XCTAssertEqual(ad.clipCount, 3)
         XCTAssertEqual(ad.remaining, 13, accuracy: 0.001)
         XCTAssertEqual(ad.skippableIn, 3)
-        await model.skipAd()
-        XCTAssertFalse(session.commands.contains("skipAd"), "not skippable yet")
         await model.seek(by: 30)
-        XCTAssertFalse(session.commands.contains { $0.hasPrefix("seek") }, "no seeking during ads")
-        clock.now += 3.5
-        ad = model.adState!
+        XCTAssertEqual(model.notice?.text, "Seeking is not possible while an ad plays.")
+        // The receiver's clock moves to 5.5 s into the clip: now it may be skipped.
+        try await h.server.advanceClock(by: 3.5)
+        try await model.session!.media.requestStatus()
+        ad = try XCTUnwrap(model.adState(at: model.snapshot!.receivedAt))
         XCTAssertTrue(ad.isSkippable)
         await model.skipAd()
-        XCTAssertTrue(session.commands.contains("skipAd"))
+        let clip = try await h.receiverMedia()?.breakStatus?.breakClipId
+        XCTAssertEqual(clip, "pre-2")
     }
 
-    func testBreakMarkers() {
-        var s = status()
-        s.media?.breaks?[0].isWatched = true
-        model.receive(s)
+    func testSkipBeforeItIsAllowedOnlyExplains() async throws {
+        await model.castSample()
+        await model.skipAd()
+        XCTAssertNotNil(model.notice?.text.range(of: "can be skipped in"))
+        let clip = try await h.receiverMedia()?.breakStatus?.breakClipId
+        XCTAssertEqual(clip, "pre-1")
+    }
+
+    func testBreakMarkers() async throws {
+        await model.castSample()
+        XCTAssertEqual(model.breakMarkers, [.init(position: 0, isWatched: false), .init(position: 300, isWatched: false)])
+        try await h.server.advanceClock(by: 55)
+        try await waitUntil("the pre-roll marked watched") { self.model.breakMarkers.first?.isWatched == true }
         XCTAssertEqual(model.breakMarkers, [.init(position: 0, isWatched: true), .init(position: 300, isWatched: false)])
     }
 
-    func testTrackSelectionKeepsTheOtherKind() async {
-        var s = status()
-        s.activeTrackIds = [3]
-        model.receive(s)
+    func testTrackSelectionKeepsTheOtherKind() async throws {
+        try await castSampleAndFinishPreRoll()
+        await model.selectAudioTrack(3)
         await model.selectTextTrack(1)
-        XCTAssertEqual(session.commands.last, "tracks [3, 1]")
-        s.activeTrackIds = [3, 1]
-        model.receive(s)
+        let seen1 = try await h.receiverMedia()?.activeTrackIds?.sorted()
+        XCTAssertEqual(seen1, [1, 3])
         XCTAssertEqual(model.activeTextTrackID, 1)
         await model.selectTextTrack(nil)
-        XCTAssertEqual(session.commands.last, "tracks [3]")
+        let seen2 = try await h.receiverMedia()?.activeTrackIds
+        XCTAssertEqual(seen2, [3])
+        await model.selectTextTrack(2)
         await model.selectAudioTrack(4)
-        XCTAssertEqual(session.commands.last, "tracks [1, 4]")
+        let seen3 = try await h.receiverMedia()?.activeTrackIds?.sorted()
+        XCTAssertEqual(seen3, [2, 4])
+        XCTAssertEqual(model.activeAudioTrackID, 4)
     }
 
-    func testDefaultStyleIsSentWithEveryLaterLoad() async {
+    func testDefaultStyleIsSentWithEveryLaterLoad() async throws {
         await model.castSample()
-        XCTAssertNil(session.loaded?.textTrackStyle)
+        let seen4 = try await h.receiverMedia()?.media?.textTrackStyle?.foregroundColor
+        XCTAssertNil(seen4)
         model.draftStyle.foregroundColor = "#FFFF00FF"
         await model.applyStyle()
-        XCTAssertEqual(session.commands.last, "style #FFFF00FF")
+        XCTAssertNil(model.notice)
         model.useStyleAsDefault()
         XCTAssertEqual(prefs.defaultTextTrackStyle?.foregroundColor, "#FFFF00FF")
         await model.castSample()
-        XCTAssertEqual(session.loaded?.textTrackStyle?.foregroundColor, "#FFFF00FF")
+        let seen5 = try await h.receiverMedia()?.media?.textTrackStyle?.foregroundColor
+        XCTAssertEqual(seen5, "#FFFF00FF")
     }
 
-    func testErrorsBecomeNotices() async {
-        model.receive(status())
-        session.failNext = Refusal(description: "Demo TV refused: INVALID_REQUEST")
+    func testErrorsBecomeNotices() async throws {
+        try await castSampleAndFinishPreRoll()
+        await model.setRate(4)  // the receiver allows 0.5 ... 2
+        let refusal = try XCTUnwrap(model.notice?.text)
+        XCTAssertNotNil(refusal.range(of: "SET_PLAYBACK_RATE"), refusal)
+        let seen6 = try await h.receiverMedia()?.playbackRate
+        XCTAssertEqual(seen6, 1)
         await model.togglePlayPause()
-        XCTAssertEqual(model.notice?.text, "Demo TV refused: INVALID_REQUEST")
-        await model.togglePlayPause()
-        XCTAssertEqual(session.commands.last, "pause")
+        let seen7 = try await h.receiverMedia()?.playerState
+        XCTAssertEqual(seen7, .paused, "the session still works")
     }
 
-    func testConnectFailureIsReported() async {
-        let c = clock!
-        let m = AppModel(connector: OneSessionConnector(session: session, failure: Refusal(description: "no answer within 10 s")),
-                         preferences: prefs, clock: { c.now })
-        let d = m.addDevice(address: "10.0.0.9")!
+    func testConnectFailureIsReported() async throws {
+        let m = h.model()
+        let d = try XCTUnwrap(m.addDevice(address: "127.0.0.1:1"))
         await m.connect(to: d)
         XCTAssertEqual(m.connection, .disconnected)
-        XCTAssertEqual(m.notice?.text, "Could not connect to 10.0.0.9: no answer within 10 s")
+        XCTAssertTrue(m.notice?.text.hasPrefix("Could not connect to 127.0.0.1:1: ") == true, m.notice?.text ?? "no notice")
     }
 
-    func testAddressParsing() {
-        XCTAssertTrue(AppModel.parseAddress("192.168.1.5")! == ("192.168.1.5", 8009))
-        XCTAssertTrue(AppModel.parseAddress(" tv.local:8010 ")! == ("tv.local", 8010))
-        XCTAssertTrue(AppModel.parseAddress("[::1]:9000")! == ("::1", 9000))
-        XCTAssertNil(AppModel.parseAddress(""))
-        XCTAssertNil(AppModel.parseAddress("host:99999"))
-        XCTAssertNil(AppModel.parseAddress("a b"))
+    func testAddingDevicesByAddress() async throws {
         XCTAssertNil(model.addDevice(address: "host:x"))
-        XCTAssertNotNil(model.notice)
+        XCTAssertEqual(model.notice?.text, "“host:x” is not an address. Enter a host name or IP address, optionally with :port.")
+        let again = model.addDevice(address: " \(h.address) ")
+        XCTAssertEqual(again?.id, h.address, "the same address is the same device")
+        XCTAssertEqual(model.devices.filter { $0.port == h.server.port }.count, 1)
     }
 
-    func testStatusStreamDrivesTheModel() async throws {
-        session.continuation.yield(status(rate: 0.5))
-        for _ in 0..<100 where model.mediaStatus == nil { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertEqual(model.selectedRate, 0.5)
-        session.continuation.finish()
-        for _ in 0..<100 where model.isConnected { try await Task.sleep(for: .milliseconds(10)) }
-        XCTAssertFalse(model.isConnected, "a finished status stream means the connection ended")
+    func testTheEndOfTheConnectionIsNoticed() async throws {
+        try await castSampleAndFinishPreRoll()
+        await h.server.stop()
+        try await waitUntil("the model to notice") { !self.model.isConnected }
+        XCTAssertEqual(model.notice?.text, "The connection to Demo TV was lost.")
+        XCTAssertNil(model.mediaStatus)
+    }
+
+    func testCastSampleThenChangeRate() async throws {
+        await model.castSample()
+        try await waitUntil("the sample's status") { self.model.title == "Big Buck Bunny" }
+        XCTAssertEqual(model.adState?.clipCount, 3, "the sample starts in its pre-roll")
+        await model.setRate(2)
+        XCTAssertEqual(model.selectedRate, 2)
+        let seen8 = try await h.receiverMedia()?.playbackRate
+        XCTAssertEqual(seen8, 2)
+        await model.disconnect()
+        XCTAssertFalse(model.isConnected)
+        XCTAssertNil(model.mediaStatus)
     }
 }

@@ -229,12 +229,30 @@ struct RemoteMediaClientTests {
         s.currentTime = 10
         s.playbackRate = 2
         let t0 = ContinuousClock.now
-        #expect(RemoteMediaClient.interpolate(s, receivedAt: t0, now: t0 + .seconds(3)) == 16)
+        func position(_ s: MediaStatus?, after seconds: Int64) -> Double? {
+            MediaStatusSnapshot(status: s, receivedAt: t0).streamPosition(at: t0 + .seconds(seconds))
+        }
+        #expect(position(s, after: 3) == 16)
         s.playerState = .paused
-        #expect(RemoteMediaClient.interpolate(s, receivedAt: t0, now: t0 + .seconds(3)) == 10)
+        #expect(position(s, after: 3) == 10)
         s.playerState = .playing
         s.media = MediaInformation(contentId: "x", duration: 12)
-        #expect(RemoteMediaClient.interpolate(s, receivedAt: t0, now: t0 + .seconds(30)) == 12)
-        #expect(RemoteMediaClient.interpolate(nil, receivedAt: t0, now: t0) == nil)
+        #expect(position(s, after: 30) == 12)
+        #expect(position(nil, after: 0) == nil)
+    }
+
+    @Test func duringABreakTheContentHoldsAndTheClipClockRunsAtNormalSpeed() {
+        var s = MediaStatus(mediaSessionId: 1, playerState: .playing)
+        s.currentTime = 300
+        s.playbackRate = 2
+        s.breakStatus = BreakStatus(breakId: "mid", breakClipId: "mid-1", currentBreakTime: 4, currentBreakClipTime: 4)
+        let t0 = ContinuousClock.now
+        let snapshot = MediaStatusSnapshot(status: s, receivedAt: t0)
+        #expect(snapshot.streamPosition(at: t0 + .seconds(5)) == 300)
+        #expect(snapshot.breakClipTime(at: t0 + .seconds(5)) == 9)
+        s.playerState = .paused
+        #expect(MediaStatusSnapshot(status: s, receivedAt: t0).breakClipTime(at: t0 + .seconds(5)) == 4)
+        s.breakStatus = nil
+        #expect(MediaStatusSnapshot(status: s, receivedAt: t0).breakClipTime(at: t0) == nil)
     }
 }

@@ -191,8 +191,8 @@ struct SessionTests {
         #expect(try DeviceAddress(parsing: "tv.local:8010") == DeviceAddress(host: "tv.local", port: 8010))
         #expect(try DeviceAddress(parsing: "[::1]:9000") == DeviceAddress(host: "::1", port: 9000))
         #expect(try DeviceAddress(parsing: "fe80::1") == DeviceAddress(host: "fe80::1", port: 8009))
-        #expect(throws: CastClientError.self) { try DeviceAddress(parsing: "host:99999") }
-        #expect(throws: CastClientError.self) { try DeviceAddress(parsing: "") }
+        #expect(throws: DeviceAddressError.self) { try DeviceAddress(parsing: "host:99999") }
+        #expect(throws: DeviceAddressError.self) { try DeviceAddress(parsing: "") }
     }
 
     @Test func backoffDoublesToTheCapWithJitter() {

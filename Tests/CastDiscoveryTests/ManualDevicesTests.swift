@@ -21,7 +21,7 @@ final class ManualDevicesTests: XCTestCase {
         XCTAssertEqual(try DeviceAddress(parsing: "::1"), DeviceAddress(host: "::1", port: 8009))
         XCTAssertEqual(DeviceAddress(host: "::1", port: 8009).description, "[::1]:8009")
         for bad in ["", "host:0", "host:70000", "host:abc", "[::1", "[::1]x", "a b"] {
-            XCTAssertThrowsError(try DeviceAddress(parsing: bad), bad) { XCTAssertEqual($0 as? DiscoveryError, .invalidAddress(bad)) }
+            XCTAssertThrowsError(try DeviceAddress(parsing: bad), bad) { XCTAssertEqual(($0 as? DeviceAddressError)?.text, bad) }
         }
         XCTAssertTrue(DeviceAddress.looksLikeAddress("10.0.0.5"))
         XCTAssertTrue(DeviceAddress.looksLikeAddress("tv:8009"))

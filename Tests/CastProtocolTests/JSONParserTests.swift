@@ -89,10 +89,24 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).filter { $0.hasSuffix(".bin") }.sorted()
     }()
 
-    func roundTrip<M: CastJSONMessage>(_: M.Type, _ bytes: [UInt8]) throws {
-        guard let first = try? CastJSON.decode(M.self, fromUTF8: bytes, namespace: "fuzz") else { return }
-        let again = try CastJSON.decode(M.self, from: CastJSON.encode(first), namespace: "fuzz")
-        #expect(first == again)
+    /// Decodes `bytes` as an `M`. When that works, the value must survive encode → decode
+    /// unchanged (a failure there is recorded, not skipped); when it does not, the refusal is
+    /// a typed `CastProtocolError` that names the namespace. Returns whether it decoded.
+    func roundTrip<M: CastJSONMessage>(_: M.Type, _ bytes: [UInt8]) -> Bool {
+        let first: M
+        do {
+            first = try CastJSON.decode(M.self, fromUTF8: bytes, namespace: "fuzz")
+        } catch {
+            #expect("\(error)".contains("fuzz"), "a refusal says where: \(error)")
+            return false
+        }
+        do {
+            let again = try CastJSON.decode(M.self, from: CastJSON.encode(first), namespace: "fuzz")
+            #expect(first == again, "\(M.self) changed in the round trip")
+        } catch {
+            Issue.record("\(M.self) decoded, but its own encoding does not: \(error)")
+        }
+        return true
     }
 
     @Test func thereAreRegressionInputs() { #expect(!Self.files.isEmpty) }
@@ -100,9 +114,12 @@ import Testing
     @Test(arguments: files)
     func replays(file: String) throws {
         let bytes = Array(try Data(contentsOf: Fixtures.root.appendingPathComponent("regressions/\(file)")))
-        try roundTrip(MediaMessage.self, bytes)
-        try roundTrip(ReceiverMessage.self, bytes)
-        try roundTrip(ConnectionMessage.self, bytes)
-        try roundTrip(HeartbeatMessage.self, bytes)
+        let decoded = [
+            roundTrip(MediaMessage.self, bytes), roundTrip(ReceiverMessage.self, bytes),
+            roundTrip(ConnectionMessage.self, bytes), roundTrip(HeartbeatMessage.self, bytes),
+        ]
+        // Every regression input is a JSON object with a `type`: each family reads it (known
+        // or as `.unknown`), so a refusal here means the fix regressed.
+        #expect(decoded == [true, true, true, true], "\(file) decoded as [media, receiver, connection, heartbeat]: \(decoded)")
     }
 }

@@ -274,3 +274,93 @@ public enum MediaMessage: Hashable, Sendable {
 
 /// A message on an app-defined channel: text (JSON by convention) or bytes.
 public typealias CustomChannelPayload = CastPayload
+
+// Wire coding: each `type` string beside its case.
+
+// MARK: - media
+
+extension MediaMessage: CastJSONMessage {
+    public static let namespace = CastNamespace.media
+
+    public init(from decoder: any Decoder) throws {
+        switch try readType(decoder) {
+        case "LOAD": self = .load(try LoadRequest(from: decoder))
+        case "PLAY": self = .play(try MediaSessionRequest(from: decoder))
+        case "PAUSE": self = .pause(try MediaSessionRequest(from: decoder))
+        case "STOP": self = .stop(try MediaSessionRequest(from: decoder))
+        case "SEEK": self = .seek(try SeekRequest(from: decoder))
+        case "SET_PLAYBACK_RATE": self = .setPlaybackRate(try SetPlaybackRateRequest(from: decoder))
+        case "SET_VOLUME": self = .setVolume(try SetVolumeRequest(from: decoder))
+        case "EDIT_TRACKS_INFO": self = .editTracksInfo(try EditTracksInfoRequest(from: decoder))
+        case "EDIT_AUDIO_TRACKS": self = .editAudioTracks(try EditAudioTracksRequest(from: decoder))
+        case "SKIP_AD": self = .skipAd(try MediaSessionRequest(from: decoder))
+        case "GET_STATUS": self = .getStatus(try MediaSessionRequest(from: decoder))
+        case "QUEUE_LOAD": self = .queueLoad(try QueueLoadRequest(from: decoder))
+        case "QUEUE_INSERT": self = .queueInsert(try QueueInsertRequest(from: decoder))
+        case "QUEUE_UPDATE": self = .queueUpdate(try QueueUpdateRequest(from: decoder))
+        case "QUEUE_REMOVE": self = .queueRemove(try QueueItemsRequest(from: decoder))
+        case "QUEUE_REORDER": self = .queueReorder(try QueueItemsRequest(from: decoder))
+        case "QUEUE_NEXT": self = .queueNext(try MediaSessionRequest(from: decoder))
+        case "QUEUE_PREV": self = .queuePrev(try MediaSessionRequest(from: decoder))
+        case "MEDIA_STATUS": self = .mediaStatus(try MediaStatusMessage(from: decoder))
+        case "INVALID_PLAYER_STATE": self = .invalidPlayerState(try ErrorReply(from: decoder))
+        case "LOAD_FAILED": self = .loadFailed(try ErrorReply(from: decoder))
+        case "LOAD_CANCELLED": self = .loadCancelled(try ErrorReply(from: decoder))
+        case "INVALID_REQUEST": self = .invalidRequest(try ErrorReply(from: decoder))
+        case "ERROR": self = .error(try ErrorReply(from: decoder))
+        case let other: self = .unknown(type: other, payload: try JSONValue(from: decoder))
+        }
+    }
+
+    /// The wire `type` of this message.
+    public var type: String {
+        switch self {
+        case .load: "LOAD"
+        case .play: "PLAY"
+        case .pause: "PAUSE"
+        case .stop: "STOP"
+        case .seek: "SEEK"
+        case .setPlaybackRate: "SET_PLAYBACK_RATE"
+        case .setVolume: "SET_VOLUME"
+        case .editTracksInfo: "EDIT_TRACKS_INFO"
+        case .editAudioTracks: "EDIT_AUDIO_TRACKS"
+        case .skipAd: "SKIP_AD"
+        case .getStatus: "GET_STATUS"
+        case .queueLoad: "QUEUE_LOAD"
+        case .queueInsert: "QUEUE_INSERT"
+        case .queueUpdate: "QUEUE_UPDATE"
+        case .queueRemove: "QUEUE_REMOVE"
+        case .queueReorder: "QUEUE_REORDER"
+        case .queueNext: "QUEUE_NEXT"
+        case .queuePrev: "QUEUE_PREV"
+        case .mediaStatus: "MEDIA_STATUS"
+        case .invalidPlayerState: "INVALID_PLAYER_STATE"
+        case .loadFailed: "LOAD_FAILED"
+        case .loadCancelled: "LOAD_CANCELLED"
+        case .invalidRequest: "INVALID_REQUEST"
+        case .error: "ERROR"
+        case .unknown(let type, _): type
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .load(let m): try write(type, m, to: encoder)
+        case .play(let m), .pause(let m), .stop(let m), .skipAd(let m), .getStatus(let m), .queueNext(let m), .queuePrev(let m):
+            try write(type, m, to: encoder)
+        case .seek(let m): try write(type, m, to: encoder)
+        case .setPlaybackRate(let m): try write(type, m, to: encoder)
+        case .setVolume(let m): try write(type, m, to: encoder)
+        case .editTracksInfo(let m): try write(type, m, to: encoder)
+        case .editAudioTracks(let m): try write(type, m, to: encoder)
+        case .queueLoad(let m): try write(type, m, to: encoder)
+        case .queueInsert(let m): try write(type, m, to: encoder)
+        case .queueUpdate(let m): try write(type, m, to: encoder)
+        case .queueRemove(let m), .queueReorder(let m): try write(type, m, to: encoder)
+        case .mediaStatus(let m): try write(type, m, to: encoder)
+        case .invalidPlayerState(let m), .loadFailed(let m), .loadCancelled(let m), .invalidRequest(let m), .error(let m):
+            try write(type, m, to: encoder)
+        case .unknown(let type, let payload): try write(type, payload, to: encoder)
+        }
+    }
+}

@@ -8,9 +8,11 @@ import Foundation
 /// to `subcommands` (one per line).
 ///
 /// Exit codes: 0 success, 1 failure (one line on stderr), 2 bad usage.
-@main
-struct CastCtl: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
+/// The `castctl` executable only calls `execute()`; tests parse arguments through `parseAsRoot`.
+public struct CastCtl: AsyncParsableCommand {
+    public init() {}
+
+    public static let configuration = CommandConfiguration(
         commandName: "castctl",
         abstract: "Control Google Cast devices, or simulate one.",
         subcommands: [
@@ -36,7 +38,10 @@ struct CastCtl: AsyncParsableCommand {
         ]
     )
 
-    static func main() async {
+    /// What the `castctl` executable runs: parse, run, and exit with castctl's status codes.
+    /// (Not named `main`: ArgumentParser's synchronous `main()` would win the overload in
+    /// main.swift and refuse an async root command.)
+    public static func execute() async {
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -46,17 +51,25 @@ struct CastCtl: AsyncParsableCommand {
             }
         } catch let failure as CommandFailure {
             FileHandle.standardError.write(Data("castctl: \(failure.message)\n".utf8))
-            Foundation.exit(1)
+            Foundation.exit(exitStatus(for: failure))
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
+            let status = exitStatus(for: error)
+            if status == 0 {
                 print(fullMessage(for: error))
-                Foundation.exit(0)
+            } else {
+                FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
             }
-            FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
-            // ArgumentParser says 64 for usage errors; castctl promises 2.
-            Foundation.exit(code == .validationFailure ? 2 : code.rawValue == 0 ? 0 : 1)
+            Foundation.exit(status)
         }
+    }
+
+    /// The exit status castctl promises for an error: 0 for --help and --version, 2 for bad
+    /// usage (ArgumentParser says 64), 1 for everything else.
+    public static func exitStatus(for error: any Error) -> Int32 {
+        if error is CommandFailure { return 1 }
+        let code = exitCode(for: error)
+        if code == .success { return 0 }
+        return code == .validationFailure ? 2 : 1
     }
 }
 

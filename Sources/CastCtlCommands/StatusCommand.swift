@@ -38,7 +38,7 @@ struct StatusCommand: AsyncParsableCommand {
             lines.append("App:     none")
         }
         if r.session != nil {
-            lines.append("Media:   " + Output.mediaLine(r.media, position: r.position))
+            lines.append("Media:   " + r.mediaLine)
             if let m = r.media {
                 if let v = m.volume {
                     lines.append("Stream:  volume \(v.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?")\(v.muted == true ? " (muted)" : "")")

@@ -7,16 +7,13 @@ extension ClientOptions {
     /// Joins the running media session, runs one media command and prints the resulting status.
     func runMediaCommand(_ command: @Sendable (RemoteMediaClient) async throws(CastClientError) -> Void) async throws {
         let device = try await target.resolve()
-        let (report, line) = try await withSession { session in
+        let report = try await withSession { session in
             try await joinMedia(session)
             try await command(session.media)
             let info = await session.sessionInfo
-            return (
-                StatusReport(device: device.name, session: session, info: info),
-                Output.mediaLine(session.media.status, position: session.media.approximateStreamPosition())
-            )
+            return StatusReport(device: device.name, session: session, info: info)
         }
-        emit(json: report, text: line)
+        emit(json: report, text: report.mediaLine)
     }
 }
 

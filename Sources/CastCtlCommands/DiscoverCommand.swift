@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import ArgumentParser
+import CastClient
 import CastDiscovery
 import Foundation
 
@@ -54,7 +55,7 @@ struct DiscoverCommand: AsyncParsableCommand {
             }
         } catch {
             await directory.stop()
-            throw CommandFailure(error.description)
+            throw CommandFailure("\(error)")
         }
 
         let wanted = count

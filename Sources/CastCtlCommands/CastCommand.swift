@@ -125,6 +125,6 @@ struct CastCommand: AsyncParsableCommand {
             try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)
             return StatusReport(device: device.name, session: session, info: await session.sessionInfo)
         }
-        options.emit(json: report, text: Output.mediaLine(report.media, position: report.position))
+        options.emit(json: report, text: report.mediaLine)
     }
 }

@@ -1,5 +1,5 @@
-// SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 
 /// What a probe learned from a device reached by address.
 public struct ProbeResult: Sendable, Equatable {
@@ -20,12 +20,10 @@ public struct ProbeResult: Sendable, Equatable {
     }
 }
 
-/// Checks a device added by address: "connect + GET_STATUS" (TLS to HOST:PORT, CONNECT to
-/// receiver-0, receiver GET_STATUS).
-///
-/// CastDiscovery may not import CastClient (design.md), so the sender core provides the
-/// concrete prober and the app / castctl hand it to `DeviceDirectory`. A prober throws when
-/// the device does not answer; its error's description is shown to the user.
+/// Checks a device added by address: "connect + GET_STATUS". CastDiscovery's
+/// `DeviceDirectory` asks; CastClient's `CastClientProber` answers (discovery may not
+/// import the sender, so the question is asked here, in the words both know). A prober
+/// throws when the device does not answer; the error's description is shown to the user.
 public protocol DeviceProber: Sendable {
     func probe(_ address: DeviceAddress, timeout: Duration) async throws -> ProbeResult
 }

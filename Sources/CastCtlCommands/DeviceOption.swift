@@ -19,7 +19,7 @@ struct DeviceOption: ParsableArguments {
     var text: String? { device ?? ProcessInfo.processInfo.environment["CASTCTL_DEVICE"] }
 
     func validate() throws {
-        guard let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard let text, !text.trimmingWhitespace().isEmpty else {
             throw ValidationError("Say which device to use: --device NAME or HOST[:PORT] (or set CASTCTL_DEVICE).")
         }
     }
@@ -27,9 +27,9 @@ struct DeviceOption: ParsableArguments {
     /// Resolves the option to an address and the id under which its session is remembered.
     func resolve() async throws -> ResolvedDevice {
         guard let text else { throw CommandFailure("Say which device to use: --device NAME or HOST[:PORT].") }
-        if CastDiscovery.DeviceAddress.looksLikeAddress(text) {
+        if DeviceAddress.looksLikeAddress(text) {
             do {
-                let address = try CastClient.DeviceAddress(parsing: text)
+                let address = try DeviceAddress(parsing: text)
                 return ResolvedDevice(address: address, id: address.description, name: address.description)
             } catch {
                 throw CommandFailure(error.description)
@@ -38,7 +38,7 @@ struct DeviceOption: ParsableArguments {
         // A friendly name or an id: ask discovery (and the devices added by address).
         do {
             let found = try await CastDiscovery.resolveDevice(text)
-            let address = CastClient.DeviceAddress(host: found.host, port: found.port)
+            let address = DeviceAddress(host: found.host, port: found.port)
             return ResolvedDevice(address: address, id: text, name: text)
         } catch {
             throw CommandFailure(error.description)
@@ -47,7 +47,7 @@ struct DeviceOption: ParsableArguments {
 }
 
 struct ResolvedDevice: Sendable {
-    var address: CastClient.DeviceAddress
+    var address: DeviceAddress
     /// The key for remembered sessions (the discovery id once names resolve).
     var id: String
     /// What messages call the device.

@@ -104,14 +104,14 @@ enum Output {
     }
 
     /// One line: state, position/duration, rate, title.
-    static func mediaLine(_ status: MediaStatus?, position: Double?) -> String {
+    static func mediaLine(_ status: MediaStatus?, position: Double?, breakClipTime: Double? = nil) -> String {
         guard let status else { return "No media loaded." }
         var parts = [status.playerState.rawValue]
         if status.playerState == .idle, let r = status.idleReason { parts[0] += " (\(r.rawValue))" }
         parts.append("\(seconds(position ?? status.currentTime)) / \(seconds(status.effectiveMedia?.duration))")
         if let rate = status.playbackRate, rate != 1 { parts.append("×\(number(rate))") }
         if let b = status.breakStatus {
-            parts.append("ad \(b.breakClipId ?? b.breakId ?? "?") \(seconds(b.currentBreakClipTime))")
+            parts.append("ad \(b.breakClipId ?? b.breakId ?? "?") \(seconds(breakClipTime ?? b.currentBreakClipTime))")
         }
         if let title = status.effectiveMedia?.metadata?.displayTitle { parts.append("“\(title)”") }
         return parts.joined(separator: "  ")
@@ -127,15 +127,24 @@ struct StatusReport: Encodable {
     var media: MediaStatus?
     /// Interpolated position in seconds.
     var position: Double?
+    /// Seconds into the playing ad clip, interpolated (nil outside a break).
+    var breakClipTime: Double?
     var authentication: AuthenticationReport
 
-    init(device: String, session: CastSession, info: SessionInfo?) {
+    /// The session's state at `now`; positions follow CastClient's one rule (MediaStatusSnapshot),
+    /// the same the window shows.
+    init(device: String, session: CastSession, info: SessionInfo?, at now: ContinuousClock.Instant = .now) {
         self.device = device
         self.state = session.state.description
         self.session = info
         self.receiver = session.receiverStatus
-        self.media = session.media.status
-        self.position = session.media.approximateStreamPosition()
+        let snapshot = session.media.snapshot
+        self.media = snapshot.status
+        self.position = snapshot.streamPosition(at: now)
+        self.breakClipTime = snapshot.breakClipTime(at: now)
         self.authentication = AuthenticationReport(session.authentication)
     }
+
+    /// The one-line summary of the media.
+    var mediaLine: String { Output.mediaLine(media, position: position, breakClipTime: breakClipTime) }
 }

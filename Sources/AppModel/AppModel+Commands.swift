@@ -1,0 +1,96 @@
+import CastClient
+import CastProtocol
+
+// Commands: each goes straight to the session's RemoteMediaClient, which checks the
+// receiver's supportedMediaCommands; a refusal or failure becomes a notice.
+extension AppModel {
+    /// Loads the demo sample (with the default subtitle style, if any).
+    public func castSample() async {
+        guard let sample = sampleMedia else { return }
+        await load(sample)
+    }
+
+    /// Loads media, launching the Default Media Receiver first when no app is joined.
+    public func load(_ media: MediaInformation, autoplay: Bool = true) async {
+        var media = media
+        if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
+        await run { session in
+            if await session.sessionInfo == nil { try await session.start() }
+            try await session.media.load(media, autoplay: autoplay)
+        }
+    }
+
+    public func togglePlayPause() async {
+        if isPlaying { await run { try await $0.media.pause() } } else { await run { try await $0.media.play() } }
+    }
+
+    public func seek(by delta: Double) async {
+        guard !isPlayingAd else { post(tr("Seeking is not possible while an ad plays.")); return }
+        var target = position + delta
+        if let d = duration { target = min(target, d) }
+        await seek(to: max(0, target))
+    }
+
+    public func seek(to seconds: Double) async {
+        guard !isPlayingAd else { post(tr("Seeking is not possible while an ad plays.")); return }
+        await run { try await $0.media.seek(to: seconds) }
+    }
+
+    public func setRate(_ rate: Double) async {
+        await run { try await $0.media.setPlaybackRate(rate) }
+    }
+
+    /// Chooses a subtitle track (nil = off), keeping the active audio track.
+    public func selectTextTrack(_ id: Int?) async {
+        var ids = activeTrackIDs.filter { tid in !textTracks.contains { $0.trackId == tid } }
+        if let id { ids.append(id) }
+        await run { [ids] in try await $0.media.setActiveTrackIDs(ids) }
+    }
+
+    public func selectAudioTrack(_ id: Int) async {
+        var ids = activeTrackIDs.filter { tid in !audioTracks.contains { $0.trackId == tid } }
+        ids.append(id)
+        await run { [ids] in try await $0.media.setActiveTrackIDs(ids) }
+    }
+
+    public func applyStyle() async {
+        let style = draftStyle
+        await run { try await $0.media.setTextTrackStyle(style) }
+    }
+
+    /// Stores the draft as the default that every later load sends.
+    public func useStyleAsDefault() {
+        preferences.defaultTextTrackStyle = draftStyle
+        post(tr("Subtitle style saved as default."))
+    }
+
+    public var defaultStyle: TextTrackStyle? { preferences.defaultTextTrackStyle }
+
+    public func skipAd() async {
+        guard let ad = adState else { return }
+        guard ad.isSkippable else {
+            if let n = ad.skippableIn { post(tr("This ad can be skipped in {0} s.", Int(n))) }
+            else { post(tr("This ad cannot be skipped.")) }
+            return
+        }
+        await run { try await $0.media.skipAd() }
+    }
+
+    public func setVolume(_ level: Double) async {
+        await run { try await $0.media.setStreamVolume(min(1, max(0, level))) }
+    }
+
+    public func toggleMute() async {
+        let muted = !isMuted
+        await run { try await $0.media.setStreamMuted(muted) }
+    }
+
+    public func stopCasting() async {
+        await run { try await $0.media.stop() }
+    }
+
+    private func run(_ body: (CastSession) async throws -> Void) async {
+        guard let session else { post(tr("Not connected to a Cast device.")); return }
+        do { try await body(session) } catch { post(Self.describe(error)) }
+    }
+}

@@ -1,0 +1,100 @@
+import CastClient
+import CastProtocol
+
+extension AppModel {
+    /// Connects (joining whatever runs there), then follows the session's state and media
+    /// statuses. The Default Media Receiver is launched only when the first media is loaded.
+    public func connect(to device: DeviceInfo) async {
+        if case .connected(let id) = connection, id == device.id { return }
+        await disconnect()
+        connection = .connecting(deviceID: device.id)
+        let session = CastSession(device: device.address, deviceID: device.id, configuration: clientConfiguration)
+        do {
+            let status = try await session.connect()
+            let running = (status.applications ?? []).filter { $0.isIdleScreen != true }
+            if !running.isEmpty {
+                _ = try await session.join()
+                _ = try? await session.media.requestStatus()
+            }
+        } catch {
+            await session.disconnect()
+            if case .connecting(let id) = connection, id == device.id { connection = .disconnected }
+            post(tr("Could not connect to {0}: {1}", device.friendlyName, Self.describe(error)))
+            return
+        }
+        guard case .connecting(let id) = connection, id == device.id else {
+            await session.leave()
+            return
+        }
+        self.session = session
+        connection = .connected(deviceID: device.id)
+        follow(session, name: device.friendlyName)
+    }
+
+    /// Leaves the session (the receiver app keeps playing for other senders).
+    public func disconnect() async {
+        let old = session
+        forgetSession()
+        connection = .disconnected
+        if let old { await old.leave() }
+    }
+
+    private func follow(_ session: CastSession, name: String) {
+        let media = session.media
+        let states = session.stateUpdates()
+        sessionTasks = [
+            Task { [weak self] in
+                for await _ in media.statusUpdates() {
+                    guard let self, self.session === session else { return }
+                    self.statusChanged()
+                }
+            },
+            Task { [weak self] in
+                // The session is over for good when it disconnects for any reason but our own.
+                for await state in states {
+                    guard case .disconnected(let reason?) = state else { continue }
+                    if case .closedByUser = reason { continue }
+                    guard let self, self.session === session else { return }
+                    self.sessionEnded(tr("The connection to {0} was lost.", name))
+                    return
+                }
+            },
+        ]
+    }
+
+    private func statusChanged() {
+        statusRevision += 1
+        resolveArtwork()
+    }
+
+    private func forgetSession() {
+        for task in sessionTasks { task.cancel() }
+        sessionTasks = []
+        session = nil
+        statusRevision += 1
+        artworkPath = nil
+        artworkKey = nil
+    }
+
+    private func sessionEnded(_ message: String) {
+        let old = session
+        forgetSession()
+        connection = .disconnected
+        post(message)
+        if let old { Task { await old.leave() } }
+    }
+
+    private func resolveArtwork() {
+        let images = media?.metadata?.images ?? []
+        let key = images.map(\.url).joined(separator: "|")
+        guard key != artworkKey else { return }
+        artworkKey = key
+        artworkPath = nil
+        guard !images.isEmpty else { return }
+        Task { [weak self, artwork] in
+            let path = await artwork.localPath(for: images, width: 480)
+            guard let self, self.artworkKey == key else { return }
+            self.artworkPath = path
+        }
+    }
+}

@@ -1,0 +1,29 @@
+import CastProtocol
+
+/// Resolves artwork to a local image file (ImageCache behind it in the app).
+public protocol ArtworkProvider: Sendable {
+    func localPath(for images: [CastImage], width: Int) async -> String?
+}
+
+/// Takes file:// URLs and absolute paths as they are; anything else needs ImageCache.
+public struct LocalArtworkProvider: ArtworkProvider {
+    public init() {}
+    public func localPath(for images: [CastImage], width: Int) async -> String? {
+        let best = images.min { abs(($0.width ?? width) - width) < abs(($1.width ?? width) - width) }
+        guard let url = best?.url else { return nil }
+        if url.hasPrefix("file://") { return String(url.dropFirst("file://".count)) }
+        if url.hasPrefix("/") { return url }
+        return nil
+    }
+}
+
+/// Where "Use as default" stores the subtitle style (GSettings in the app).
+@MainActor
+public protocol StylePreferences: AnyObject {
+    var defaultTextTrackStyle: TextTrackStyle? { get set }
+}
+
+public final class MemoryStylePreferences: StylePreferences {
+    public var defaultTextTrackStyle: TextTrackStyle?
+    public init(_ style: TextTrackStyle? = nil) { defaultTextTrackStyle = style }
+}

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+import CastCore
+
+/// The "connect + GET_STATUS" check for devices added by address, answering CastCore's
+/// `DeviceProber` for CastDiscovery's `DeviceDirectory` (which may not import the sender).
+/// The device's answer gives the running app's status text; a device that does not answer
+/// makes the probe throw, and the directory shows why. The window and castctl use the same one.
+public struct CastClientProber: DeviceProber {
+    /// The configuration probes start from (its logger, certificate policy, sender id).
+    public var configuration: CastClientConfiguration
+
+    public init(configuration: CastClientConfiguration = .init()) {
+        self.configuration = configuration
+    }
+
+    public func probe(_ address: DeviceAddress, timeout: Duration) async throws -> ProbeResult {
+        var configuration = configuration
+        configuration.connectTimeout = timeout
+        configuration.requestTimeout = timeout
+        configuration.reconnect.enabled = false
+        configuration.sessionStore = nil
+        let session = CastSession(device: address, configuration: configuration)
+        do {
+            let status = try await session.connect()
+            await session.disconnect()
+            let app = status.applications?.first
+            return ProbeResult(statusText: app?.statusText ?? app?.displayName)
+        } catch {
+            await session.disconnect()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+
+import CastCore
+import CastProtocol
+import Foundation
+import Logging
+
+extension CastSession {
+    // MARK: incoming
+
+    func inbound(_ message: InboundMessage, generation gen: Int) async {
+        guard gen == generation else { return }
+        let raw = message.raw
+        switch message.decoded {
+        case .failure(let error):
+            warningBroadcast.send(CastWarning(namespace: raw.namespace, problem: error))
+        case .success(.receiver(.receiverStatus(let m))):
+            receive(m.status)
+            if let current = app {
+                if let still = m.status.applications?.first(where: { $0.sessionId == current.sessionId }) {
+                    if still != current {
+                        app = still
+                        await updateChannels()
+                        setState(.connected(SessionInfo(still)))
+                    }
+                } else {
+                    await sessionEnded()
+                }
+            }
+        case .success(.connection(.close)):
+            if let app, raw.sourceID == app.transportId { await sessionEnded() }
+        case .success(.media(let m)):
+            if let app, raw.sourceID == app.transportId { media.handle(m) }
+        case .success(.custom(let ns, let payload)):
+            if let app, raw.sourceID == app.transportId { await channels[ns]?.deliver(payload) }
+        default:
+            break
+        }
+    }
+
+    /// The app session ended on the device (stopped by anyone, or replaced). The link to the
+    /// device stays open, so receiver status keeps flowing and `start()`/`join()` can follow.
+    func sessionEnded() async {
+        guard app != nil else { return }
+        logger.debug("app session ended")
+        try? configuration.sessionStore?.forget(deviceID: deviceID)
+        wantedApp = nil
+        await releaseApp(clearMedia: true)
+        setState(.disconnected(.sessionEnded))
+    }
+
+    func linkClosed(_ reason: DisconnectReason, generation gen: Int) async {
+        guard gen == generation else { return }
+        connection = nil
+        // The status stays: the reconnect below usually rejoins the same media session.
+        await releaseApp(clearMedia: false)
+        guard reason != .closedByUser else {
+            setState(.disconnected(.closedByUser))
+            return
+        }
+        logger.info("link lost", metadata: ["cast.reason": "\(reason)"])
+        guard configuration.reconnect.enabled, let wanted = wantedApp else {
+            setState(.disconnected(reason))
+            return
+        }
+        setState(.resuming)
+        reconnectTask?.cancel()
+        reconnectTask = Task { [weak self] in await self?.reconnect(appID: wanted.appID, sessionID: wanted.sessionID, firstReason: reason) }
+    }
+
+    func reconnect(appID: String, sessionID: String, firstReason: DisconnectReason) async {
+        let policy = configuration.reconnect
+        var attempt = 0
+        var lastError = firstReason.description
+        while !Task.isCancelled {
+            attempt += 1
+            if let max = policy.maxAttempts, attempt > max {
+                setState(.disconnected(.reconnectFailed(attempts: attempt - 1, lastError: lastError)))
+                return
+            }
+            try? await Task.sleep(for: policy.delay(attempt: attempt))
+            if Task.isCancelled { return }
+            logger.debug("reconnecting", metadata: ["cast.attempt": "\(attempt)"])
+            do {
+                let status = try await connectPlatform(resuming: true)
+                let apps = status.applications ?? []
+                if let same = apps.first(where: { $0.sessionId == sessionID }) ?? apps.first(where: { $0.appId.uppercased() == appID.uppercased() }) {
+                    _ = try await joinApp(same)
+                } else {
+                    // The device lost the session (it restarted): start the same app again.
+                    _ = try await launch(appID: appID.uppercased())
+                }
+                reconnectTask = nil
+                return
+            } catch {
+                lastError = error.description
+                if let c = connection {
+                    generation += 1
+                    connection = nil
+                    await c.close()
+                }
+                setState(.resuming)
+            }
+        }
+    }
+}

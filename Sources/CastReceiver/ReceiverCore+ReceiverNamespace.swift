@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import CastProtocol
+import Foundation
+import Logging
+import NIOCore
+
+extension ReceiverCore {
+    // MARK: - receiver-0
+
+    func receiverStatus() -> ReceiverStatus {
+        var apps: [ReceiverApplication] = []
+        if let r = running {
+            apps.append(ReceiverApplication(
+                appId: r.app.appId, displayName: r.app.displayName, namespaces: r.app.namespaces, sessionId: r.sessionId,
+                statusText: r.app.displayName, transportId: r.transportId))
+        }
+        return ReceiverStatus(applications: apps, isActiveInput: true, isStandBy: false, volume: volume, userEq: [:])
+    }
+
+    /// RECEIVER_STATUS with `requestId` to the asker and with 0 to every other socket.
+    func broadcastReceiverStatus(requestId: Int?, asker: (SenderConnection, String)?) {
+        let status = receiverStatus()
+        for c in connections.values where !c.closing {
+            if let asker, asker.0 === c {
+                reply(ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: requestId, status: status)), from: CastEndpoint.receiver, to: asker.1, on: c)
+            } else {
+                reply(ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: 0, status: status)), from: CastEndpoint.receiver, to: CastEndpoint.broadcast, on: c)
+            }
+        }
+    }
+
+    func handleReceiver(_ message: CastMessage, from c: SenderConnection) {
+        let sender = message.sourceID
+        let request: ReceiverMessage
+        do {
+            guard case .receiver(let m) = try message.decoded() else { return }
+            request = m
+        } catch {
+            rejectUnreadable(message, error, from: c, ns: .receiver)
+            return
+        }
+        switch request {
+        case .getStatus(let r):
+            reply(ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: r.requestId, status: receiverStatus())), from: CastEndpoint.receiver, to: sender, on: c)
+        case .launch(let r):
+            guard let app = apps[r.appId.uppercased()] else {
+                reply(ReceiverMessage.launchError(LaunchErrorMessage(requestId: r.requestId, reason: .notFound, error: "NOT_FOUND")), from: CastEndpoint.receiver, to: sender, on: c)
+                return
+            }
+            if running?.app.appId != app.appId {
+                stopRunningApp()
+                let session = UUID().uuidString
+                running = RunningApp(app: app, sessionId: session, transportId: session)
+                running?.player.announcedCommands = config.supportedMediaCommands
+                logger.info("app launched", metadata: ["cast.app.id": "\(app.appId)", "cast.session.id": "\(session)"])
+            }
+            broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))
+        case .stop(let r):
+            if let id = r.sessionId, id != running?.sessionId {
+                invalidRequest(r.requestId, .invalidSessionID, to: sender, on: c, ns: .receiver)
+                return
+            }
+            stopRunningApp()
+            broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))
+        case .setVolume(let r):
+            if let level = r.volume.level {
+                guard level.isFinite else {
+                    invalidRequest(r.requestId, .invalidParams, to: sender, on: c, ns: .receiver)
+                    return
+                }
+                volume.level = min(max(level, 0), 1)
+            }
+            if let muted = r.volume.muted { volume.muted = muted }
+            broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))
+        case .getAppAvailability(let r):
+            var availability: [String: String] = [:]
+            for id in r.appId { availability[id] = apps[id.uppercased()] != nil ? "APP_AVAILABLE" : "APP_UNAVAILABLE" }
+            reply(ReceiverMessage.appAvailability(AppAvailabilityResponse(requestId: r.requestId, availability: availability)), from: CastEndpoint.receiver, to: sender, on: c)
+        case .unknown(let type, let payload):
+            logger.info("unknown receiver request", metadata: ["cast.type": "\(type)"])
+            invalidRequest(payload["requestId"]?.intValue, .invalidCommand, to: sender, on: c, ns: .receiver)
+        case .receiverStatus, .appAvailability, .launchError, .launchStatus, .invalidRequest:
+            invalidRequest(request.requestId, .invalidCommand, to: sender, on: c, ns: .receiver)
+        }
+    }
+
+    /// Ends the running app: CLOSE on every virtual connection to it, as devices do.
+    func stopRunningApp() {
+        guard let app = running else { return }
+        running = nil
+        logger.info("app stopped", metadata: ["cast.app.id": "\(app.app.appId)"])
+        for c in connections.values {
+            for sender in c.senders(connectedTo: app.transportId) {
+                reply(ConnectionMessage.close(CloseMessage(reasonCode: 5)), from: app.transportId, to: sender, on: c)
+                c.virtualConnections.remove(VirtualConnection(sender: sender, peer: app.transportId))
+            }
+        }
+    }
+}

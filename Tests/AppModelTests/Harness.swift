@@ -1,0 +1,79 @@
+import AppModel
+import CastClient
+import CastDiscovery
+import CastProtocol
+import CastReceiver
+import Foundation
+import XCTest
+
+/// The real parts for AppModel tests: the simulated receiver over TLS on loopback (on a
+/// manual clock, so receiver time moves only when a test says so), a CastClient configuration
+/// that neither reconnects nor remembers sessions, and a device list stored in a temporary
+/// directory (never the user's).
+@MainActor
+struct Harness {
+    let server: CastReceiverServer
+    let clock: ManualClock
+    let storeURL: URL
+    let client: CastClientConfiguration
+
+    static func start(name: String = "Demo TV", supported: MediaCommands? = nil) async throws -> Harness {
+        let clock = ManualClock()
+        var config = ReceiverConfiguration()
+        config.host = "127.0.0.1"
+        config.port = 0
+        config.friendlyName = name
+        config.clock = clock
+        if let supported { config.supportedMediaCommands = supported }
+        let server = CastReceiverServer(configuration: config)
+        try await server.start()
+        var client = CastClientConfiguration()
+        client.reconnect = .disabled
+        client.sessionStore = nil
+        client.requestTimeout = .seconds(10)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-appmodel-\(UUID().uuidString)")
+        return Harness(server: server, clock: clock, storeURL: dir.appendingPathComponent("devices.json"), client: client)
+    }
+
+    var address: String { "127.0.0.1:\(server.port!)" }
+    var store: ManualDeviceStore { ManualDeviceStore(fileURL: storeURL) }
+
+    /// A device list as the window or `castctl discover` makes one: this store, probed, no mDNS.
+    func directory() -> DeviceDirectory {
+        DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil)
+    }
+
+    func model(preferences: any StylePreferences = MemoryStylePreferences()) -> AppModel {
+        let model = AppModel(directory: directory(), client: client, preferences: preferences)
+        model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: nil)
+        model.start()
+        return model
+    }
+
+    /// Another sender on the same receiver (a phone, or castctl), joined to the running app.
+    func otherSender() async throws -> CastSession {
+        let session = CastSession(device: try DeviceAddress(parsing: address), configuration: client)
+        try await session.connect()
+        _ = try await session.join()
+        _ = try await session.media.requestStatus()
+        return session
+    }
+
+    func receiverMedia() async throws -> MediaStatus? { try await server.mediaStatus().first }
+
+    func stop() async {
+        await server.stop()
+        try? FileManager.default.removeItem(at: storeURL.deletingLastPathComponent())
+    }
+}
+
+/// Waits (as a hang guard, never as a measure of speed) until `condition` holds.
+@MainActor
+func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
+    for _ in 0..<400 {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(25))
+    }
+    XCTFail("timed out waiting for \(what)")
+    throw CancellationError()
+}

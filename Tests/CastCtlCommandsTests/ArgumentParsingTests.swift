@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// castctl's command line, parsed the way the executable parses it: every subcommand with
+// its options, and bad usage that must end with exit status 2 (castctl's promise).
+import ArgumentParser
+@testable import CastCtlCommands
+import XCTest
+
+final class ArgumentParsingTests: XCTestCase {
+    func parse<C: ParsableCommand>(_ args: [String], as _: C.Type = C.self,
+                                   file: StaticString = #filePath, line: UInt = #line) throws -> C {
+        let command = try CastCtl.parseAsRoot(args)
+        return try XCTUnwrap(command as? C, "parsed as \(type(of: command))", file: file, line: line)
+    }
+
+    /// Bad usage: parsing fails and castctl exits with 2, saying why.
+    func assertUsageError(_ args: [String], mentions text: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try CastCtl.parseAsRoot(args), file: file, line: line) { error in
+            XCTAssertEqual(CastCtl.exitStatus(for: error), 2, "\(args)", file: file, line: line)
+            let message = CastCtl.fullMessage(for: error)
+            XCTAssertTrue(message.contains(text), "“\(message)” should mention “\(text)”", file: file, line: line)
+        }
+    }
+
+    let device = ["--device", "127.0.0.1:8009"]
+
+    func testClientOptionsAreSharedByEveryDeviceCommand() throws {
+        let status = try parse(["status"] + device + ["--json", "--timeout", "2.5", "-v"], as: StatusCommand.self)
+        XCTAssertEqual(status.options.target.device, "127.0.0.1:8009")
+        XCTAssertTrue(status.options.json)
+        XCTAssertEqual(status.options.timeout, 2.5)
+        XCTAssertTrue(status.options.verbose)
+        let defaults = try parse(["pause", "--device", "Kitchen"], as: PauseCommand.self)
+        XCTAssertFalse(defaults.options.json)
+        XCTAssertEqual(defaults.options.timeout, 10)
+        XCTAssertFalse(defaults.options.verbose)
+        _ = try parse(["play"] + device, as: PlayCommand.self)
+        _ = try parse(["stop"] + device, as: StopCommand.self)
+        _ = try parse(["skip-ad"] + device, as: SkipAdCommand.self)
+        _ = try parse(["next"] + device, as: NextCommand.self)
+        _ = try parse(["prev"] + device, as: PrevCommand.self)
+        _ = try parse(["watch"] + device, as: WatchCommand.self)
+        for name in ["watch", "play", "stop", "skip-ad", "next", "prev", "mute", "unmute", "tracks"] {
+            assertUsageError([name, "--device", "tv", "--timeout", "0"], mentions: "--timeout")
+        }
+    }
+
+    func testCast() throws {
+        let c = try parse(["cast", "https://example.com/movie.mp4"] + device + [
+            "--title", "Movie", "--subtitle", "https://example.com/en.vtt,en,English", "--poster", "https://example.com/p.jpg",
+            "--content-type", "video/mp4", "--ad-breaks", "breaks.json", "--start", "12", "--rate", "1.5", "--app", "ABCD1234",
+        ], as: CastCommand.self)
+        XCTAssertEqual(c.url, "https://example.com/movie.mp4")
+        XCTAssertEqual(c.title, "Movie")
+        XCTAssertEqual(c.subtitles, ["https://example.com/en.vtt,en,English"])
+        XCTAssertEqual(c.poster, "https://example.com/p.jpg")
+        XCTAssertEqual(c.contentType, "video/mp4")
+        XCTAssertEqual(c.adBreaks, "breaks.json")
+        XCTAssertEqual(c.start, 12)
+        XCTAssertEqual(c.rate, 1.5)
+        XCTAssertEqual(c.app, "ABCD1234")
+        XCTAssertEqual(try parse(["cast", "https://example.com/a.mp3"] + device, as: CastCommand.self).app, "CC1AD845")
+        assertUsageError(["cast", "not a url"] + device, mentions: "is not a URL")
+        assertUsageError(["cast", "https://example.com/a.mp4", "--start", "-3"] + device, mentions: "--start")
+        assertUsageError(["cast", "https://example.com/a.mp4", "--rate", "0"] + device, mentions: "--rate")
+        assertUsageError(["cast", "https://example.com/a.mp4", "--app", "XYZ"] + device, mentions: "--app")
+        assertUsageError(["cast"] + device, mentions: "<url>")
+    }
+
+    func testSeek() throws {
+        XCTAssertEqual(try parse(["seek", "90"] + device, as: SeekCommand.self).position, ["90"])
+        XCTAssertEqual(try parse(["seek", "+30"] + device, as: SeekCommand.self).position, ["+30"])
+        XCTAssertEqual(try parse(["seek", "-10"] + device, as: SeekCommand.self).position, ["-10"])
+        XCTAssertEqual(try parse(["seek", "1:30"] + device, as: SeekCommand.self).position, ["1:30"])
+        assertUsageError(["seek"] + device, mentions: "exactly one position")
+        assertUsageError(["seek", "soon"] + device, mentions: "is not a position")
+    }
+
+    func testRateAndVolume() throws {
+        XCTAssertEqual(try parse(["rate", "2"] + device, as: RateCommand.self).rate, 2)
+        assertUsageError(["rate", "0"] + device, mentions: "greater than 0")
+        assertUsageError(["rate", "fast"] + device, mentions: "fast")
+        let v = try parse(["volume", "0.25", "--stream"] + device, as: VolumeCommand.self)
+        XCTAssertEqual(v.level, 0.25)
+        XCTAssertTrue(v.stream)
+        XCTAssertFalse(try parse(["volume", "1"] + device, as: VolumeCommand.self).stream)
+        assertUsageError(["volume", "1.5"] + device, mentions: "between 0 and 1")
+    }
+
+    func testMuteAndUnmute() throws {
+        XCTAssertTrue(try parse(["mute", "--stream"] + device, as: MuteCommand.self).stream)
+        XCTAssertFalse(try parse(["mute"] + device, as: MuteCommand.self).stream)
+        XCTAssertTrue(try parse(["unmute", "--stream"] + device, as: UnmuteCommand.self).stream)
+        assertUsageError(["mute", "--loud"] + device, mentions: "--loud")
+    }
+
+    func testTracks() throws {
+        XCTAssertEqual(try parse(["tracks", "--on", "1", "3"] + device, as: TracksCommand.self).on, [1, 3])
+        XCTAssertTrue(try parse(["tracks", "--off"] + device, as: TracksCommand.self).off)
+        let list = try parse(["tracks"] + device, as: TracksCommand.self)
+        XCTAssertTrue(list.on.isEmpty)
+        XCTAssertFalse(list.off)
+        assertUsageError(["tracks", "--on", "1", "--off"] + device, mentions: "not both")
+        assertUsageError(["tracks", "--on", "one"] + device, mentions: "one")
+    }
+
+    func testStyle() throws {
+        let s = try parse(["style"] + device + [
+            "--foreground", "#FFFF00FF", "--background", "#00000080", "--edge-type", "outline", "--edge-color", "#000000FF",
+            "--font-scale", "1.2", "--font-family", "Cantarell", "--font-generic-family", "sans-serif", "--font-style", "bold",
+            "--window-type", "rounded-corners", "--window-color", "#11223344", "--window-radius", "8",
+        ], as: StyleCommand.self)
+        XCTAssertEqual(s.foreground, "#FFFF00FF")
+        XCTAssertEqual(s.background, "#00000080")
+        XCTAssertEqual(s.edgeType, "outline")
+        XCTAssertEqual(s.edgeColor, "#000000FF")
+        XCTAssertEqual(s.fontScale, 1.2)
+        XCTAssertEqual(s.fontFamily, "Cantarell")
+        XCTAssertEqual(s.fontGenericFamily, "sans-serif")
+        XCTAssertEqual(s.fontStyle, "bold")
+        XCTAssertEqual(s.windowType, "rounded-corners")
+        XCTAssertEqual(s.windowColor, "#11223344")
+        XCTAssertEqual(s.windowRadius, 8)
+        assertUsageError(["style"] + device, mentions: "at least one style option")
+        assertUsageError(["style", "--foreground", "yellow"] + device, mentions: "is not a color")
+        assertUsageError(["style", "--edge-type", "wavy"] + device, mentions: "--edge-type")
+        assertUsageError(["style", "--font-scale", "0"] + device, mentions: "--font-scale")
+        assertUsageError(["style", "--window-radius", "-1"] + device, mentions: "--window-radius")
+    }
+
+    func testSend() throws {
+        let s = try parse(["send", "--namespace", "urn:x-cast:com.example.game", "--app", "ABCD1234", "--linger", "2", "{}"] + device,
+                          as: SendCommand.self)
+        XCTAssertEqual(s.namespace, "urn:x-cast:com.example.game")
+        XCTAssertEqual(s.app, "ABCD1234")
+        XCTAssertEqual(s.linger, 2)
+        XCTAssertEqual(s.message, "{}")
+        assertUsageError(["send", "--namespace", "game", "{}"] + device, mentions: "game")
+        assertUsageError(["send", "--namespace", "urn:x-cast:a", "--linger", "-1", "{}"] + device, mentions: "--linger")
+        assertUsageError(["send", "{}"] + device, mentions: "--namespace")
+    }
+
+    func testDiscover() throws {
+        let d = try parse(["discover", "--timeout", "1", "--count", "2", "--json", "--add", "10.0.0.5", "--add", "tv.lan:8010",
+                           "--forget", "10.0.0.6:8009"], as: DiscoverCommand.self)
+        XCTAssertEqual(d.timeout, 1)
+        XCTAssertEqual(d.count, 2)
+        XCTAssertTrue(d.json)
+        XCTAssertEqual(d.add, ["10.0.0.5", "tv.lan:8010"])
+        XCTAssertEqual(d.forget, ["10.0.0.6:8009"])
+        let defaults = try parse(["discover"], as: DiscoverCommand.self)
+        XCTAssertEqual(defaults.timeout, 3)
+        XCTAssertNil(defaults.count)
+        assertUsageError(["discover", "--add", "tv:99999"], mentions: "TCP port")
+        assertUsageError(["discover", "--count", "0"], mentions: "--count")
+        assertUsageError(["discover", "--timeout", "0"], mentions: "--timeout")
+    }
+
+    func testReceiver() throws {
+        let r = try parse(["receiver", "--host", "0.0.0.0", "--port", "0", "--name", "Den", "--uuid", String(repeating: "a", count: 32),
+                           "--model", "Nest Hub", "--app", "ABCD1234=urn:x-cast:com.example.game", "--announce",
+                           "--stop-pongs-after", "3", "--close-after", "5", "--delay-replies", "20", "--malformed-media-status",
+                           "--clock", "manual", "--heartbeat-interval", "1", "--heartbeat-timeout", "3", "-v"],
+                          as: ReceiverCommand.self)
+        XCTAssertEqual(r.host, "0.0.0.0")
+        XCTAssertEqual(r.port, 0)
+        XCTAssertEqual(r.name, "Den")
+        XCTAssertEqual(r.model, "Nest Hub")
+        XCTAssertEqual(r.apps, ["ABCD1234=urn:x-cast:com.example.game"])
+        XCTAssertTrue(r.announce)
+        XCTAssertEqual(r.stopPongsAfter, 3)
+        XCTAssertEqual(r.closeAfter, 5)
+        XCTAssertEqual(r.delayReplies, 20)
+        XCTAssertTrue(r.malformedMediaStatus)
+        XCTAssertEqual(r.heartbeatInterval, 1)
+        XCTAssertEqual(r.heartbeatTimeout, 3)
+        XCTAssertTrue(r.verbose)
+        let defaults = try parse(["receiver"], as: ReceiverCommand.self)
+        XCTAssertEqual(defaults.port, 8009)
+        XCTAssertFalse(defaults.announce)
+        assertUsageError(["receiver", "--port", "70000"], mentions: "--port")
+        assertUsageError(["receiver", "--uuid", "xyz"], mentions: "--uuid")
+        assertUsageError(["receiver", "--close-after", "0"], mentions: "--close-after")
+        assertUsageError(["receiver", "--delay-replies", "-5"], mentions: "--delay-replies")
+        assertUsageError(["receiver", "--heartbeat-interval", "5", "--heartbeat-timeout", "2"], mentions: "--heartbeat-timeout")
+        assertUsageError(["receiver", "--clock", "sundial"], mentions: "sundial")
+    }
+
+    func testBadUsageEverywhere() {
+        assertUsageError(["teleport"], mentions: "teleport")
+        assertUsageError(["status", "--device", "tv", "--timeout", "0"], mentions: "--timeout")
+        assertUsageError(["status", "--device", "tv", "--timeout", "soon"], mentions: "soon")
+        assertUsageError(["play", "--device"], mentions: "--device")
+    }
+
+    func testHelpIsNotAnError() {
+        XCTAssertEqual(CastCtl.exitStatus(for: CleanExit.helpRequest(CastCtl.self)), 0)
+        XCTAssertEqual(CastCtl.exitStatus(for: CleanExit.message("castctl 0.1.0")), 0)
+    }
+
+    func testAFailureIsStatusOne() {
+        XCTAssertEqual(CastCtl.exitStatus(for: CommandFailure("the device did not answer")), 1)
+    }
+}
