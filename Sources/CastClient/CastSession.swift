@@ -69,7 +69,7 @@ public actor CastSession {
     /// Media control of the joined app.
     public nonisolated let media: RemoteMediaClient
 
-    private var connection: CastConnection?
+    private(set) var connection: CastConnection?  // readable by CastSession+Endpoints.swift
     private var generation = 0
     private var app: ReceiverApplication?
     /// The app to rejoin after a dropped link.
