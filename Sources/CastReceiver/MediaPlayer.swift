@@ -47,8 +47,8 @@ struct MediaPlayer {
     private(set) var mediaSessionId = 0
     /// False until the first LOAD: GET_STATUS answers `status: []`.
     private(set) var hasSession = false
-    private(set) var playerState: PlayerState = .idle
-    private(set) var idleReason: IdleReason?
+    var playerState: PlayerState = .idle
+    var idleReason: IdleReason?
     private(set) var media: MediaInformation?
     private var contentTime: Double = 0
     private var anchorAt: Double = 0
@@ -56,7 +56,7 @@ struct MediaPlayer {
     private(set) var volume = Volume(level: 1, muted: false)
     private(set) var activeTrackIds: [Int] = []
     private(set) var textTrackStyle: TextTrackStyle?
-    private(set) var breakPlayback: BreakPlayback?
+    var breakPlayback: BreakPlayback?
     private(set) var items: [QueueItem] = []
     private(set) var currentItemId: Int?
     private(set) var repeatMode: RepeatMode = .off

@@ -27,7 +27,7 @@ final class ReceiverCore: @unchecked Sendable {
     private var connections: [ObjectIdentifier: SenderConnection] = [:]
     private var nextConnectionId = 1
     private var volume = Volume(level: 1, muted: false, controlType: "attenuation", stepInterval: 0.05)
-    private(set) var running: RunningApp?
+    var running: RunningApp?  // set by ReceiverCore+Fetch.swift too
     private var malformedSent = false
     private var ticker: RepeatedTask?
 
@@ -144,7 +144,7 @@ final class ReceiverCore: @unchecked Sendable {
         }
     }
 
-    private func reply<M: CastJSONMessage>(_ message: M, from source: String, to sender: String, on c: SenderConnection) {
+    func reply<M: CastJSONMessage>(_ message: M, from source: String, to sender: String, on c: SenderConnection) {
         send(CastMessage(source: source, destination: sender, message), to: c)
     }
 
@@ -443,11 +443,11 @@ final class ReceiverCore: @unchecked Sendable {
         }
     }
 
-    private func broadcastMediaStatus(_ status: [MediaStatus]) {
+    func broadcastMediaStatus(_ status: [MediaStatus]) {
         sendMediaStatus(status, requestId: 0, asker: nil)
     }
 
-    private func handleMedia(_ message: CastMessage, from c: SenderConnection) {
+    func handleMedia(_ message: CastMessage, from c: SenderConnection, fetched: Bool = false) {
         let sender = message.sourceID
         let request: MediaMessage
         do {
@@ -469,7 +469,9 @@ final class ReceiverCore: @unchecked Sendable {
             sendMalformedMediaStatusIfAsked(app)
             reply(MediaMessage.mediaStatus(MediaStatusMessage(requestId: r.requestId, status: app.player.status(at: t))), from: app.transportId, to: sender, on: c)
             return
-        case .load(let r): (result, interrupted) = app.player.load(r, now: t)
+        case .load(let r):
+            if config.fetchMedia, !fetched { return fetchMediaThenLoad(r, message: message, from: c) }  // ReceiverCore+Fetch.swift
+            (result, interrupted) = app.player.load(r, now: t)
         case .queueLoad(let r): (result, interrupted) = app.player.queueLoad(r, now: t)
         case .play(let r): result = app.player.play(r, now: t)
         case .pause(let r): result = app.player.pause(r, now: t)
