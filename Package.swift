@@ -111,6 +111,7 @@ let package = Package(
                 "CastClient",
                 "CastProtocol",
                 "CastDiscovery",
+                "LocalMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
