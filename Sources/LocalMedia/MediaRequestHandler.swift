@@ -191,6 +191,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         var r = response
         r.headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(r)), promise: nil)
+        watch(file, context: context)
         stream(file, from: first, to: last + 1, keepAlive: keepAlive, context: context)
     }
 
@@ -212,12 +213,29 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
             context.close(promise: nil)
             return
         }
+        file.pendingEnd = upTo
         let region = FileRegion(fileHandle: file.handle, readerIndex: Int(from), endIndex: Int(upTo))
         context.writeAndFlush(wrapOutboundOut(.body(.fileRegion(region)))).assumeIsolated().whenComplete { result in
             switch result {
             case .success: self.stream(file, from: upTo, to: end, keepAlive: keepAlive, context: context)
             case .failure:
                 file.close()
+                context.close(promise: nil)
+            }
+        }
+    }
+
+    /// A piece already handed to sendfile cannot be checked between pieces: if the file
+    /// is cut short under it, sendfile finds nothing more to send and the response would
+    /// stall. Once a second, while the response lasts, the file's size is compared with
+    /// the end of the piece in flight, and the connection is closed when it fell short.
+    private func watch(_ file: OpenFile, context: ChannelHandlerContext) {
+        let bound = NIOLoopBound((file, context), eventLoop: context.eventLoop)
+        file.watchdog = context.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(1), delay: .seconds(1)) { _ in
+            let (file, context) = bound.value
+            var st = stat()
+            if fstat(file.descriptor, &st) != 0 || Int64(st.st_size) < file.pendingEnd {
+                // Closing fails the pending write, whose completion closes the file.
                 context.close(promise: nil)
             }
         }
@@ -231,6 +249,9 @@ extension MediaRequestHandler: Sendable {}
 final class OpenFile {
     let handle: NIOFileHandle
     let descriptor: CInt
+    /// The end of the piece being sent (exclusive), for the watchdog.
+    var pendingEnd: Int64 = 0
+    var watchdog: RepeatedTask?
     private var open = true
     init(_ handle: NIOFileHandle, descriptor: CInt) {
         self.handle = handle
@@ -239,6 +260,8 @@ final class OpenFile {
     func close() {
         guard open else { return }
         open = false
+        watchdog?.cancel()
+        watchdog = nil
         try? handle.close()
     }
 }

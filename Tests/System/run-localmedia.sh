@@ -139,12 +139,29 @@ echo "ok: castctl cast exits 0 when its media session ends and stops serving"
 # --- the end of the media (IDLE/FINISHED), Ctrl-C, --media-port
 timeout 60 "$CASTCTL" cast --device "$DEV" "$work/short.mp4" >"$work/short.out" 2>"$work/short.err" || fail "castctl cast short.mp4 did not exit 0 at the end"
 freeport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-"$CASTCTL" cast --device "$DEV" --media-port "$freeport" "$work/film.mp4" >"$work/int.out" 2>"$work/int.err" &
+{ cat "$work/film.mp4"; head -c 50000000 /dev/zero; } >"$work/shrink.mp4"
+"$CASTCTL" cast --device "$DEV" --media-port "$freeport" "$work/shrink.mp4" >"$work/int.out" 2>"$work/int.err" &
 int_pid=$!
 pids+=($int_pid)
 wait_for "$work/int.out" "^Casting" 60 || fail "no line with --media-port"
 grep -q "http://127.0.0.1:$freeport/" "$work/int.out" || fail "--media-port not used: $(cat "$work/int.out")"
+# A file cut short while it is sent ends that response (short body), it does not hang.
+python3 - "$(grep -o 'http://[^ ]*' "$work/int.out")" "$work/shrink.mp4" <<'PY' || fail "a file that shrinks mid-transfer did not end its response"
+import http.client, os, sys, urllib.parse
+u = urllib.parse.urlsplit(sys.argv[1])
+c = http.client.HTTPConnection(u.hostname, u.port, timeout=20)
+c.request("GET", u.path)
+r = c.getresponse()
+length = int(r.getheader("Content-Length"))
+first = r.read(1 << 20)
+os.truncate(sys.argv[2], 2 << 20)
+try:
+    got = len(first) + len(r.read())
+except http.client.IncompleteRead as e:
+    got = len(first) + len(e.partial)
+assert got < length, (got, length)
+PY
 kill -INT "$int_pid"
 wait "$int_pid" || fail "castctl cast did not exit 0 on Ctrl-C"
-echo "ok: exit 0 at the end of the media and on Ctrl-C; --media-port"
+echo "ok: exit 0 at the end of the media and on Ctrl-C; --media-port; a shrinking file ends its response"
 echo "localmedia system tests: all passed"
