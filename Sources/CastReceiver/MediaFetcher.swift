@@ -35,7 +35,18 @@ enum MediaFetcher {
         "image/bmp", "application/x-mpegurl", "application/vnd.apple.mpegurl", "audio/mpegurl", "application/dash+xml",
     ]
 
-    static func check(_ media: MediaInformation, timeout: TimeAmount = .seconds(10)) async -> Outcome {
+    /// A device gives up on a server that refuses the connection; the shared client would
+    /// retry until the deadline and outlast the sender's LOAD timeout. Lives as long as
+    /// the process (never shut down).
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.timeout.connect = .seconds(3)
+        return HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// Each fetch may take `timeout`; keep the sum under a sender's LOAD timeout (10 s).
+    static func check(_ media: MediaInformation, timeout: TimeAmount = .seconds(3)) async -> Outcome {
         let url = media.contentUrl ?? media.contentId
         let textTracks = (media.tracks ?? []).filter { $0.type == .text }
         let type = (media.contentType ?? "").lowercased()
@@ -104,7 +115,7 @@ enum MediaFetcher {
         request.headers.add(name: "Range", value: "bytes=0-")
         request.headers.add(name: "Origin", value: origin)
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: timeout)
+            let response = try await client.execute(request, timeout: timeout)
             var body: [UInt8] = []
             for try await chunk in response.body {
                 body += chunk.readableBytesView.prefix(keep - body.count)
@@ -126,7 +137,7 @@ enum MediaFetcher {
             DispatchQueue.global().async {
                 let p = Process()
                 p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                p.arguments = ["ffprobe", "-v", "error", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", url]
+                p.arguments = ["ffprobe", "-v", "error", "-rw_timeout", "3000000", "-show_entries", "format=duration", "-of", "default=nw=1:nk=1", url]
                 let out = Pipe()
                 p.standardOutput = out
                 p.standardError = FileHandle.nullDevice
