@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "CastReceiver", targets: ["CastReceiver"]),
         .library(name: "ImageCache", targets: ["ImageCache"]),
         .executable(name: "castctl", targets: ["castctl"]),
+        .library(name: "LocalMedia", targets: ["LocalMedia"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
@@ -124,6 +125,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
+                // --fetch-media: fetches media and text tracks as a device does.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(
@@ -144,6 +147,7 @@ let package = Package(
                 "CastClient",
                 "CastProtocol",
                 "CastDiscovery",
+                "LocalMedia",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -240,6 +244,30 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Benchmarks/imagecache"
+        ),
+        // Casting files from this computer (issue 12): the media server (tokens, Range, CORS,
+        // only the device may fetch), the ffprobe probe, sidecar subtitles → WebVTT, artwork,
+        // and the CORS check before loading remote URLs.
+        .target(
+            name: "LocalMedia",
+            dependencies: [
+                "CastProtocol",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .testTarget(
+            name: "LocalMediaTests",
+            dependencies: [
+                "LocalMedia", "CastProtocol",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            resources: [.copy("Fixtures")]
         ),
     ],
     swiftLanguageModes: [.v6]

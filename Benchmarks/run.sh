@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui)
+((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia)
 bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
 for area in "${areas[@]}"; do
   case $area in
@@ -27,6 +27,9 @@ for area in "${areas[@]}"; do
     gui)
       echo "== gui: first frame and peak RSS vs a C GTK 4 window; CPU while paused"
       ./Benchmarks/gui/run.sh ;;
+    localmedia)
+      echo "== localmedia: 1 GiB file, 1 and 4 range readers vs nginx-light and catt; castctl cast FILE → PLAYING"
+      ./Benchmarks/localmedia/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
 done

@@ -20,6 +20,10 @@ PKGS=(
   python3-venv
   # benchmarks and tooling
   hyperfine procps
+  # casting local files (issue 12): ffprobe/ffmpeg for the probe and test media, curl and
+  # chromium (headless, as the receiver stand-in) for the HTTP tests, nginx-light as the
+  # benchmark peer
+  ffmpeg curl chromium nginx-light
 )
 
 missing=()

@@ -23,7 +23,7 @@ public actor CastConnection {
     public nonisolated let device: DeviceAddress
     public nonisolated let senderID: String
 
-    private let channel: any Channel
+    let channel: any Channel  // internal: CastSession+Endpoints.swift reads its addresses
     private let configuration: CastClientConfiguration
     private var logger: Logger
     private let ids = RequestIDGenerator(start: Int.random(in: 1...1000))

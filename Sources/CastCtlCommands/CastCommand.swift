@@ -3,6 +3,7 @@ import ArgumentParser
 import CastClient
 import CastProtocol
 import Foundation
+import LocalMedia
 
 /// `castctl cast URL`: launch (or join) the Default Media Receiver or another app and load media.
 struct CastCommand: AsyncParsableCommand {
@@ -17,7 +18,7 @@ struct CastCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Argument(help: "The media URL.")
+    @Argument(help: "The media URL, or a file on this computer (a path or file:// URL) to serve to the device.")
     var url: String
 
     @Option(help: "The title to show.")
@@ -25,7 +26,7 @@ struct CastCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("subtitle"),
-        help: ArgumentHelp("A WebVTT subtitle track (repeatable): URL[,LANGUAGE[,NAME]].", valueName: "URL[,lang[,name]]"))
+        help: ArgumentHelp("A WebVTT subtitle track (repeatable): URL[,LANGUAGE[,NAME]]; for a local file, a .srt/.vtt/.ass PATH.", valueName: "URL[,lang[,name]]"))
     var subtitles: [String] = []
 
     @Option(help: ArgumentHelp("An image URL for the poster.", valueName: "URL"))
@@ -45,12 +46,19 @@ struct CastCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Initial playback rate.", valueName: "R"))
     var rate: Double?
 
+    @Option(name: .customLong("media-port"), help: ArgumentHelp("For a local file: serve it on this port (default: the first free of 8010–8019, else any).", valueName: "PORT"))
+    var mediaPort: Int?
+
     @Option(help: ArgumentHelp("Receiver app id (default: the Default Media Receiver CC1AD845).", valueName: "APPID"))
     var app: String = CastAppID.defaultMediaReceiver
 
     func validate() throws {
-        guard URL(string: url)?.scheme != nil else { throw ValidationError("“\(url)” is not a URL (e.g. https://example.com/movie.mp4).") }
-        for s in subtitles { _ = try Self.track(s, id: 1) }
+        if Self.isLocal(url) {
+            try validateLocal()  // CastCommand+LocalFile.swift
+        } else {
+            guard URL(string: url)?.scheme != nil else { throw ValidationError("“\(url)” is not a URL (e.g. https://example.com/movie.mp4).") }
+            for s in subtitles { _ = try Self.track(s, id: 1) }
+        }
         if let start, !(start >= 0) { throw ValidationError("--start must be 0 or more seconds.") }
         if let rate, !(rate > 0) { throw ValidationError("--rate must be greater than 0.") }
         guard app.count == 8, app.allSatisfy(\.isHexDigit) else { throw ValidationError("--app must be an 8-character hexadecimal app id.") }
@@ -117,7 +125,9 @@ struct CastCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if Self.isLocal(url) { return try await runLocal() }  // CastCommand+LocalFile.swift
         let media = try mediaInformation()
+        for w in await CORSCheck.warnings(for: media) { Self.warn(w) }
         let device = try await options.target.resolve()
         let (start, rate, app) = (start, rate, app)
         let report = try await options.withSession { session in

@@ -66,6 +66,9 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Option(name: .customLong("heartbeat-timeout"), help: ArgumentHelp("Seconds of sender silence before the receiver drops it.", visibility: .hidden))
     var heartbeatTimeout: Double = 10
 
+    @Flag(name: .customLong("fetch-media"), help: "Fetch each LOAD's media and text tracks as a device does (Range, Origin, CORS, WEBVTT); LOAD_FAILED when they fail.")
+    var fetchMedia = false
+
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
@@ -103,6 +106,7 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.friendlyName = name
         if let uuid { config.uuid = uuid.lowercased() }
         config.model = model
+        config.fetchMedia = fetchMedia
         config.apps = try apps.map { try ReceiverApp.parse($0) }
         config.faults = FaultInjection(
             stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },

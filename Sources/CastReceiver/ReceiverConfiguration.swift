@@ -32,6 +32,10 @@ public struct ReceiverConfiguration: Sendable {
     public var clock: any ReceiverClock = SystemClock()
     /// How often playback is re-evaluated on a real clock (ad breaks, end of media).
     public var tickInterval: Duration = .milliseconds(100)
+    /// Fetch the media and text tracks of every LOAD as a device does, and fail the LOAD
+    /// (LOAD_FAILED + detailedErrorCode) when they are unreachable, unplayable or lack CORS
+    /// (ReceiverCore+Fetch.swift). Off by default: tests with made-up URLs keep working.
+    public var fetchMedia: Bool = false
     /// Where the receiver logs. Every message in and out is logged at `.debug`.
     public var logger: Logger = Logger(label: "castdeck.receiver")
 

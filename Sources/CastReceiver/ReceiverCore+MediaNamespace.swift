@@ -51,7 +51,7 @@ extension ReceiverCore {
         sendMediaStatus(status, requestId: 0, asker: nil)
     }
 
-    func handleMedia(_ message: CastMessage, from c: SenderConnection) {
+    func handleMedia(_ message: CastMessage, from c: SenderConnection, fetched: Bool = false) {
         let sender = message.sourceID
         let request: MediaMessage
         do {
@@ -73,7 +73,9 @@ extension ReceiverCore {
             sendMalformedMediaStatusIfAsked(app)
             reply(MediaMessage.mediaStatus(MediaStatusMessage(requestId: r.requestId, status: app.player.status(at: t))), from: app.transportId, to: sender, on: c)
             return
-        case .load(let r): (result, interrupted) = app.player.load(r, now: t)
+        case .load(let r):
+            if config.fetchMedia, !fetched { return fetchMediaThenLoad(r, message: message, from: c) }  // ReceiverCore+Fetch.swift
+            (result, interrupted) = app.player.load(r, now: t)
         case .queueLoad(let r): (result, interrupted) = app.player.queueLoad(r, now: t)
         case .play(let r): result = app.player.play(r, now: t)
         case .pause(let r): result = app.player.pause(r, now: t)

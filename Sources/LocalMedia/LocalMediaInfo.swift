@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import CastProtocol
+import Foundation
+
+/// Everything known about one local file before it is cast: its container, the probe
+/// (when ffprobe is there), and the metadata to send.
+public struct LocalMediaInfo: Sendable {
+    public var path: String
+    public var format: MediaFormat
+    public var probe: MediaProbe?
+    public var kind: MediaKind
+    public var metadata: MediaMetadata
+    public var duration: Double?
+    /// A picture beside the file (`cover.jpg`, `<name>.jpg` ...), when there is one.
+    public var artworkPath: String?
+    /// Problems that did not stop the cast (no ffprobe, say).
+    public var warnings: [String]
+
+    /// Codecs the Default Media Receiver decodes on every Cast device generation, per
+    /// container family (Google's supported-media page). Anything else needs conversion.
+    static let videoCodecs: [String: Set<String>] = [
+        "MP4": ["h264"], "QuickTime": ["h264"], "WebM": ["vp8", "vp9"],
+    ]
+    static let audioCodecs: Set<String> = ["aac", "mp3", "vorbis", "opus", "flac", "pcm_s16le", "pcm_s24le", "pcm_u8"]
+
+    /// Reads, sniffs and probes `path`. Throws when the file cannot be read or the device
+    /// cannot play it as it is.
+    public static func inspect(path: String, ffprobe: String = "ffprobe") async throws(LocalMediaError) -> LocalMediaInfo {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .unreadable(path: path, reason: "no such file") }
+        guard !isDir.boolValue else { throw .notAFile(path: path) }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadable(path: path, reason: "permission denied") }
+        let fileName = (path as NSString).lastPathComponent
+        var format = try MediaFormat.sniff(path: path)
+        guard format.castable else { throw .notPlayable(file: fileName, what: format.name) }
+        var warnings: [String] = []
+        var probe: MediaProbe?
+        do {
+            probe = try await MediaProbe.run(path: path, ffprobe: ffprobe)
+        } catch {
+            if format.kind != .image { warnings.append("\(error.description) Title and duration come from the file name only.") }
+        }
+        var kind = format.kind
+        if let probe, kind == .video, probe.videoStreams.isEmpty, !probe.audioStreams.isEmpty {
+            // An MP4 or WebM with sound only is music.
+            kind = .audio
+            format.mimeType = format.mimeType.replacingOccurrences(of: "video/", with: "audio/")
+        }
+        if let probe, kind != .image { try checkCodecs(probe, format: format, kind: kind, fileName: fileName) }
+        let metadata = makeMetadata(path: path, kind: kind, probe: probe)
+        let duration = kind == .image ? nil : probe?.format.duration
+        let artwork = kind == .image ? nil : findArtwork(beside: path)
+        return LocalMediaInfo(
+            path: path, format: format, probe: probe, kind: kind, metadata: metadata, duration: duration, artworkPath: artwork, warnings: warnings)
+    }
+
+    static func checkCodecs(_ probe: MediaProbe, format: MediaFormat, kind: MediaKind, fileName: String) throws(LocalMediaError) {
+        if kind == .video, let allowed = videoCodecs[format.name] {
+            for v in probe.videoStreams {
+                let codec = v.codecName ?? "unknown"
+                guard allowed.contains(codec) else {
+                    throw .notPlayable(file: fileName, what: "\(article(format.name)) \(format.name) file with \(codecName(codec)) video")
+                }
+                if codec == "h264", let bits = v.bitsPerRawSample, bits > 8 {
+                    throw .notPlayable(file: fileName, what: "\(article(format.name)) \(format.name) file with \(bits)-bit H.264 video")
+                }
+            }
+        }
+        if let a = probe.audioStreams.first, let codec = a.codecName, !audioCodecs.contains(codec) {
+            if kind == .video || kind == .audio {
+                throw .notPlayable(file: fileName, what: "\(article(format.name)) \(format.name) file with \(codecName(codec)) audio")
+            }
+        }
+    }
+
+    /// "an MP4", "a WebM", "a QuickTime": by the sound of the name's first letter.
+    private static func article(_ name: String) -> String { name.first.map { "AEIOUFHLMNRSX".contains($0) } == true ? "an" : "a" }
+
+    private static func codecName(_ codec: String) -> String {
+        ["hevc": "HEVC (H.265)", "h264": "H.264", "mpeg4": "MPEG-4 Part 2", "av1": "AV1", "ac3": "AC-3", "eac3": "E-AC-3", "dts": "DTS", "truehd": "Dolby TrueHD"][codec]
+            ?? codec
+    }
+
+    /// Title, artist, album, track number and year from the tags, else a title made from the file name.
+    static func makeMetadata(path: String, kind: MediaKind, probe: MediaProbe?) -> MediaMetadata {
+        let type: MetadataType = switch kind {
+        case .video: .movie
+        case .audio: .musicTrack
+        case .image: .photo
+        default: .generic
+        }
+        var m = MediaMetadata(metadataType: type, title: probe?.tag("title") ?? cleanTitle(fileName: (path as NSString).lastPathComponent))
+        let year = (probe?.tag("date") ?? probe?.tag("year")).flatMap { d in Int(d.prefix(4)) }
+        switch kind {
+        case .audio:
+            m.artist = probe?.tag("artist") ?? probe?.tag("album_artist")
+            m.albumName = probe?.tag("album")
+            m.albumArtist = probe?.tag("album_artist")
+            m.trackNumber = probe?.tag("track").flatMap { Int($0.split(separator: "/").first ?? "") }
+            m.discNumber = probe?.tag("disc").flatMap { Int($0.split(separator: "/").first ?? "") }
+            m.releaseDate = year.map { String($0) }
+        case .video:
+            m.releaseDate = year.map { String($0) }
+            m.subtitle = probe?.tag("artist")
+        case .image:
+            m.width = probe?.videoStreams.first?.width
+            m.height = probe?.videoStreams.first?.height
+        default: break
+        }
+        return m
+    }
+
+    /// `The.Big.Film.2019.1080p.BluRay.x264-GRP.mp4` → `The Big Film 2019`.
+    public static func cleanTitle(fileName: String) -> String {
+        var stem = (fileName as NSString).deletingPathExtension
+        // Remove [bracketed] tags.
+        while let open = stem.firstIndex(of: "["), let close = stem[open...].firstIndex(of: "]") { stem.removeSubrange(open...close) }
+        let spaced = String(stem.map { (c: Character) -> Character in c == "." || c == "_" ? " " : c })
+        let words = spaced.split(separator: " ").map(String.init)
+        let junk: Set<String> = [
+            "480p", "576p", "720p", "1080p", "1080i", "2160p", "4k", "uhd", "x264", "x265", "h264", "h265", "hevc", "bluray", "blu-ray", "brrip",
+            "bdrip", "webrip", "web-dl", "web", "hdtv", "dvdrip", "xvid", "aac", "ac3", "dts", "hdr", "10bit", "remux", "proper", "repack",
+        ]
+        var kept: [String] = []
+        for w in words {
+            if junk.contains(w.lowercased()) || junk.contains(w.lowercased().split(separator: "-").first.map(String.init) ?? "") { break }
+            kept.append(w)
+        }
+        let title = kept.joined(separator: " ").trimmingCharacters(in: .whitespaces)
+        return title.isEmpty ? (fileName as NSString).deletingPathExtension : title
+    }
+
+    /// `<name>.jpg`, `poster.jpg`, `cover.jpg`, `folder.jpg` (also `.jpeg`/`.png`, any case) beside the file.
+    public static func findArtwork(beside path: String) -> String? {
+        let dir = (path as NSString).deletingLastPathComponent
+        let base = ((path as NSString).lastPathComponent as NSString).deletingPathExtension.lowercased()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir.isEmpty ? "." : dir) else { return nil }
+        var byName: [String: String] = [:]
+        for n in names { byName[n.lowercased()] = n }
+        for stem in [base, "poster", "cover", "folder", "front", "albumart"] {
+            for ext in ["jpg", "jpeg", "png", "webp"] {
+                if let real = byName["\(stem).\(ext)"] {
+                    let p = (dir as NSString).appendingPathComponent(real)
+                    if p != path { return p }
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import CastProtocol
+import Foundation
+
+/// A local file made ready to cast: the `MediaInformation` to put in a LOAD (content URL,
+/// type, metadata with artwork, text tracks) and the means to end the sharing.
+public struct LocalCast: Sendable {
+    public var media: MediaInformation
+    /// What was found out about the file (probe, kind, artwork).
+    public var info: LocalMediaInfo
+    /// Subtitle files that were sent as tracks, in track-id order (id = index + 1).
+    public var subtitles: [SubtitleSource]
+    /// Things worth telling the user that did not stop the cast (a skipped cue, no ffprobe,
+    /// an unreadable subtitle file).
+    public var warnings: [String]
+    /// The tokens of this cast (media, subtitles, artwork).
+    public var tokens: [String]
+    /// The artwork for this computer's own display (the window): the server answers only
+    /// the device, so show `info.artworkPath` (or the image file itself) or these bytes of
+    /// the embedded cover rather than fetching the metadata image URL.
+    public var embeddedArtwork: [UInt8]?
+}
+
+/// Casting files from this computer: the one entry point for the window and castctl.
+///
+/// ```swift
+/// let share = MediaShare()                         // one per app
+/// let endpoints = await session.connectionEndpoints()   // CastClient: local + device address
+/// let cast = try await share.prepare(
+///     file: "/home/me/Videos/film.mp4", extraSubtitles: [],
+///     device: endpoints.remote, localAddress: endpoints.local)
+/// try await session.media.load(cast.media)
+/// …                                                  // when the cast ends (IDLE, another LOAD, disconnect):
+/// await share.end(cast)
+/// ```
+///
+/// The server is started on first use on `localAddress` (the address of the socket that
+/// talks to the device, so the right interface even with several networks or a VPN) and
+/// reused while casts are live; one server per local address. `end(_:)` revokes the cast's
+/// tokens and stops a server that has nothing left to serve.
+public actor MediaShare {
+    private var servers: [String: MediaServer] = [:]
+    private let port: MediaPort
+    private let ffprobe: String
+
+    /// - Parameters:
+    ///   - port: ``MediaPort/default`` (8010–8019, then any), or exactly the port the user set
+    ///     (`castctl --media-port`, the proposed GSettings key `media-port`, 0 = default).
+    ///   - ffprobe: the ffprobe command (PATH is searched).
+    public init(port: MediaPort = .default, ffprobe: String = "ffprobe") {
+        self.port = port
+        self.ffprobe = ffprobe
+    }
+
+    /// Inspects `file`, finds its subtitles and artwork, shares them for `device` and
+    /// returns the media to load.
+    ///
+    /// - Parameters:
+    ///   - file: a local path or a `file://` URL.
+    ///   - extraSubtitles: more subtitle files (`--subtitle PATH`), added after the ones
+    ///     found beside the file.
+    ///   - device: the device's IP address (the only client allowed to fetch).
+    ///   - localAddress: this machine's address on the Cast connection (served on).
+    /// - Throws: ``LocalMediaError`` when the file cannot be read or played directly, an
+    ///   extra subtitle file is unusable, or the server cannot listen.
+    public func prepare(file: String, extraSubtitles: [String] = [], device: String, localAddress: String) async throws(LocalMediaError) -> LocalCast {
+        let path = Self.localPath(file)
+        let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe)
+        // Read the extra subtitles first: a bad one given by hand is an error, before anything is shared.
+        var converted: [(SubtitleSource, WebVTTDocument)] = []
+        for p in extraSubtitles {
+            let sp = Self.localPath(p)
+            let name = (sp as NSString).lastPathComponent
+            guard let format = SubtitleFormat(extension: (sp as NSString).pathExtension) else {
+                throw .subtitleUnusable(path: sp, reason: "only .srt, .vtt, .ass and .ssa files are read")
+            }
+            let source = SidecarSubtitles.describe(fileName: name, path: sp, mediaBase: nil)
+                ?? SubtitleSource(path: sp, format: format, language: nil, name: "Subtitles")
+            converted.append((source, try Self.convert(source)))
+        }
+        var warnings = info.warnings
+        var sidecars: [(SubtitleSource, WebVTTDocument)] = []
+        if info.kind == .video {
+            for s in SidecarSubtitles.find(beside: path) where !extraSubtitles.map(Self.localPath).contains(s.path) {
+                do {
+                    sidecars.append((s, try Self.convert(s)))
+                } catch {
+                    warnings.append(error.description + " It is left out.")
+                }
+            }
+        }
+        let allSubs = sidecars + converted
+        for (s, doc) in allSubs where !doc.warnings.isEmpty {
+            warnings.append("\((s.path as NSString).lastPathComponent): \(doc.warnings.count) cue(s) skipped (\(doc.warnings[0])).")
+        }
+
+        let server = try await self.server(on: localAddress)
+        var tokens: [String] = []
+        let fileName = (path as NSString).lastPathComponent
+        let main = server.share(path: Self.resolved(path), name: fileName, contentType: info.format.mimeType, peer: device)
+        tokens.append(main.token)
+
+        var metadata = info.metadata
+        var embedded: [UInt8]?
+        if let art = info.artworkPath, let fmt = try? MediaFormat.sniff(path: art), fmt.kind == .image {
+            let item = server.share(path: Self.resolved(art), name: (art as NSString).lastPathComponent, contentType: fmt.mimeType, peer: device)
+            tokens.append(item.token)
+            metadata.images = [CastImage(url: item.url)]
+        } else if info.kind == .image {
+            metadata.images = [CastImage(url: main.url)]
+        } else if let probe = info.probe, let bytes = await probe.extractCoverArt(path: path) {
+            let fmt = MediaFormat.sniff(bytes)
+            if fmt.kind == .image {
+                let ext = fmt.mimeType.split(separator: "/").last.map(String.init) ?? "jpg"
+                let item = server.share(bytes: bytes, name: "cover.\(ext == "jpeg" ? "jpg" : ext)", contentType: fmt.mimeType, peer: device)
+                tokens.append(item.token)
+                metadata.images = [CastImage(url: item.url)]
+                embedded = bytes
+            }
+        }
+
+        var tracks: [MediaTrack] = []
+        for (i, (s, doc)) in allSubs.enumerated() {
+            let stem = ((s.path as NSString).lastPathComponent as NSString).deletingPathExtension
+            let item = server.share(bytes: Array(doc.text.utf8), name: stem + ".vtt", contentType: "text/vtt; charset=utf-8", peer: device)
+            tokens.append(item.token)
+            tracks.append(
+                MediaTrack(
+                    trackId: i + 1, type: .text, subtype: s.isHearingImpaired ? .captions : .subtitles, trackContentId: item.url,
+                    trackContentType: "text/vtt", name: s.name, language: s.language))
+        }
+
+        let media = MediaInformation(
+            contentId: main.url, contentUrl: main.url, streamType: .buffered, contentType: info.format.mimeType, metadata: metadata,
+            duration: info.duration, tracks: tracks.isEmpty ? nil : tracks)
+        return LocalCast(media: media, info: info, subtitles: allSubs.map(\.0), warnings: warnings, tokens: tokens, embeddedArtwork: embedded)
+    }
+
+    /// Ends the sharing of `cast`: its URLs answer 404 from now on, and a server with
+    /// nothing left to serve stops.
+    public func end(_ cast: LocalCast) async {
+        for (address, server) in servers {
+            server.revoke(cast.tokens)
+            if server.shareCount == 0 {
+                servers[address] = nil
+                await server.stop()
+            }
+        }
+    }
+
+    /// Stops every server (app shutdown).
+    public func stopAll() async {
+        for s in servers.values { await s.stop() }
+        servers = [:]
+    }
+
+    /// The server on `address` (started on first use), e.g. to show its URL.
+    public func server(on address: String) async throws(LocalMediaError) -> MediaServer {
+        let key = normalizedIP(address)
+        if let s = servers[key] { return s }
+        guard !key.isEmpty else { throw .invalidAddress(address) }
+        let s = try await MediaServer.start(host: key, port: port)
+        servers[key] = s
+        return s
+    }
+
+    /// `file:///a/b%20c.mp4` → `/a/b c.mp4`; a relative path is made absolute.
+    public static func localPath(_ text: String) -> String {
+        if text.hasPrefix("file:"), let url = URL(string: text), url.isFileURL { return url.path }
+        if text.hasPrefix("/") { return text }
+        return (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(text)
+    }
+
+    /// True for `file://` URLs and anything without a URL scheme (a path).
+    public static func isLocal(_ text: String) -> Bool {
+        if text.hasPrefix("file:") { return true }
+        guard let url = URL(string: text), let scheme = url.scheme else { return true }
+        return !["http", "https", "rtmp", "rtsp"].contains(scheme.lowercased()) && FileManager.default.fileExists(atPath: text)
+    }
+
+    /// The file a path names once every symbolic link is followed: what is shared is that
+    /// file, and nothing a later change of the link points to.
+    static func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+    }
+
+    static func convert(_ s: SubtitleSource) throws(LocalMediaError) -> WebVTTDocument {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: s.path))
+        } catch {
+            throw .subtitleUnusable(path: s.path, reason: FileManager.default.fileExists(atPath: s.path) ? "it cannot be read" : "no such file")
+        }
+        guard data.count <= 20 << 20 else { throw .subtitleUnusable(path: s.path, reason: "it is larger than 20 MB") }
+        return try WebVTTConverter.convert(Array(data), format: s.format, name: s.path)
+    }
+}

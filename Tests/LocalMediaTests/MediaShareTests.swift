@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import AsyncHTTPClient
+import CastProtocol
+import Foundation
+import LocalMedia
+import XCTest
+
+/// `MediaShare.prepare` on real files made by ffmpeg (Debian's; the test is skipped
+/// without it): probe, metadata, sidecar subtitles, artwork, refusal of what cannot play.
+final class MediaShareTests: XCTestCase {
+    var dir: String!
+
+    override func setUp() async throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-share-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() async throws {
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
+    func ffmpeg(_ args: [String]) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        p.arguments = ["-v", "error", "-nostdin", "-y"] + args
+        try p.run()
+        p.waitUntilExit()
+        XCTAssertEqual(p.terminationStatus, 0, "ffmpeg \(args)")
+    }
+
+    func testAudioWithTagsAndACoverBesideIt() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed")
+        try ffmpeg([
+            "-f", "lavfi", "-i", "sine=duration=3", "-c:a", "libmp3lame", "-metadata", "title=Song Title", "-metadata", "artist=The Band",
+            "-metadata", "album=An Album", "-metadata", "track=4/12", "-metadata", "date=2021", "\(dir!)/01 song.mp3",
+        ])
+        try ffmpeg(["-f", "lavfi", "-i", "color=c=blue:size=32x32", "-frames:v", "1", "\(dir!)/folder.jpg"])
+        let share = MediaShare(port: .exactly(0))
+        let cast = try await share.prepare(file: "\(dir!)/01 song.mp3", device: "127.0.0.1", localAddress: "127.0.0.1")
+        let m = cast.media
+        XCTAssertEqual(m.contentType, "audio/mpeg")
+        XCTAssertEqual(m.metadata?.metadataType, .musicTrack)
+        XCTAssertEqual(m.metadata?.title, "Song Title")
+        XCTAssertEqual(m.metadata?.artist, "The Band")
+        XCTAssertEqual(m.metadata?.albumName, "An Album")
+        XCTAssertEqual(m.metadata?.trackNumber, 4)
+        XCTAssertEqual(m.metadata?.releaseDate, "2021")
+        XCTAssertEqual(m.duration ?? 0, 3, accuracy: 0.2)
+        XCTAssertTrue(m.contentId.hasSuffix("/01%20song.mp3"), m.contentId)
+        let image = try XCTUnwrap(m.metadata?.images?.first?.url)
+        XCTAssertTrue(image.hasSuffix("/folder.jpg"))
+        let response = try await HTTPClient.shared.execute(HTTPClientRequest(url: image), timeout: .seconds(10))
+        XCTAssertEqual(response.headers.first(name: "Content-Type"), "image/jpeg")
+        await share.end(cast)
+    }
+
+    func testVideoWithSidecarSubtitlesAndRefusals() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed")
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "\(dir!)/My.Film.2020.720p.mp4"])
+        try Data("1\n00:00:00,500 --> 00:00:01,000\nHi\n".utf8).write(to: URL(fileURLWithPath: "\(dir!)/My.Film.2020.720p.eng.srt"))
+        try Data("not subtitles".utf8).write(to: URL(fileURLWithPath: "\(dir!)/My.Film.2020.720p.de.srt"))
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1", "-c:v", "libx264", "\(dir!)/clip.mkv"])
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=1", "-c:v", "mpeg4", "\(dir!)/old.mp4"])
+
+        let share = MediaShare(port: .exactly(0))
+        let cast = try await share.prepare(file: "file://\(dir!)/My.Film.2020.720p.mp4", device: "127.0.0.1", localAddress: "127.0.0.1")
+        XCTAssertEqual(cast.media.metadata?.metadataType, .movie)
+        XCTAssertEqual(cast.media.metadata?.title, "My Film 2020")
+        XCTAssertEqual(cast.media.tracks?.map(\.language), ["en"])
+        XCTAssertEqual(cast.media.tracks?.first?.trackContentType, "text/vtt")
+        XCTAssertTrue(cast.warnings.contains { $0.contains("My.Film.2020.720p.de.srt") }, "\(cast.warnings)")
+        await share.end(cast)
+
+        do {
+            _ = try await share.prepare(file: "\(dir!)/clip.mkv", device: "127.0.0.1", localAddress: "127.0.0.1")
+            XCTFail("Matroska must be refused")
+        } catch {
+            XCTAssertEqual(error.description, "clip.mkv is a Matroska file; the device cannot play it directly (conversion is not available yet).")
+        }
+        do {
+            _ = try await share.prepare(file: "\(dir!)/old.mp4", device: "127.0.0.1", localAddress: "127.0.0.1")
+            XCTFail("MPEG-4 Part 2 must be refused")
+        } catch {
+            XCTAssertTrue(error.description.contains("MPEG-4 Part 2 video"), error.description)
+        }
+        do {
+            _ = try await share.prepare(file: "\(dir!)/nothing.mp4", device: "127.0.0.1", localAddress: "127.0.0.1")
+            XCTFail("a missing file must be refused")
+        } catch {
+            XCTAssertEqual(error, .unreadable(path: "\(dir!)/nothing.mp4", reason: "no such file"))
+        }
+    }
+}
