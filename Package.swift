@@ -54,8 +54,8 @@ let package = Package(
         .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
-        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery"]),
-        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands"]),
+        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery", "LocalMedia"]),
+        .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands", "LocalMedia"]),
         // Widgets and windows rendering AppModel; layout in .ui files beside the Swift, compiled
         // into CastDeckResources. No C module: GTK only through GtkInterop.
         .target(

@@ -14,6 +14,7 @@ extension AppModel {
     public func load(_ media: MediaInformation, autoplay: Bool = true) async {
         var media = media
         if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
+        checkCORS(media)
         await run { session in
             if await session.sessionInfo == nil { try await session.start() }
             try await session.media.load(media, autoplay: autoplay)

@@ -29,6 +29,7 @@ extension AppModel {
         self.session = session
         connection = .connected(deviceID: device.id)
         follow(session, name: device.friendlyName)
+        if !pendingFiles.isEmpty { await castFiles(pendingFiles) }
     }
 
     /// Leaves the session (the receiver app keeps playing for other senders).
@@ -42,7 +43,14 @@ extension AppModel {
     private func follow(_ session: CastSession, name: String) {
         let media = session.media
         let states = session.stateUpdates()
+        let verdicts = session.authenticationUpdates()
         sessionTasks = [
+            Task { [weak self] in
+                for await verdict in verdicts {
+                    guard let self, self.session === session else { return }
+                    self.authentication = verdict
+                }
+            },
             Task { [weak self] in
                 for await _ in media.statusUpdates() {
                     guard let self, self.session === session else { return }
@@ -64,6 +72,7 @@ extension AppModel {
 
     private func statusChanged() {
         statusRevision += 1
+        followLocalCast()
         resolveArtwork()
     }
 
@@ -71,6 +80,8 @@ extension AppModel {
         for task in sessionTasks { task.cancel() }
         sessionTasks = []
         session = nil
+        authentication = .notChecked
+        endLocalCast()
         statusRevision += 1
         artworkPath = nil
         artworkKey = nil
@@ -85,6 +96,12 @@ extension AppModel {
     }
 
     private func resolveArtwork() {
+        if let local = localCastArtwork {
+            // The media server answers only the device: show the file's artwork from disk.
+            artworkKey = local
+            if artworkPath != local { artworkPath = local }
+            return
+        }
         let images = media?.metadata?.images ?? []
         let key = images.map(\.url).joined(separator: "|")
         guard key != artworkKey else { return }

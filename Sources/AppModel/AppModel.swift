@@ -21,6 +21,7 @@
 import CastClient
 import CastDiscovery
 import CastProtocol
+import LocalMedia
 import Observation
 
 /// Everything the window shows, and the commands it sends. The window keeps no playback
@@ -77,6 +78,10 @@ public final class AppModel {
     /// The local path of the current media's artwork, once resolved.
     public internal(set) var artworkPath: String?
     public internal(set) var notice: Notice?
+    /// Whether the connected device proved it is a genuine Cast device (CastClient's verdict).
+    public internal(set) var authentication: DeviceAuthentication = .notChecked
+    /// Files chosen while no device was connected: cast as soon as one is (AppModel+LocalFiles).
+    public internal(set) var pendingFiles: [String] = []
     /// The style being edited (previewed locally; Apply sends it).
     public var draftStyle: TextTrackStyle
     /// A sample media item to offer (set in demo mode).
@@ -95,6 +100,13 @@ public final class AppModel {
     @ObservationIgnored var sessionTasks: [Task<Void, Never>] = []
     @ObservationIgnored var directoryTask: Task<Void, Never>?
     @ObservationIgnored var artworkKey: String?
+    /// Serves files from this computer to the device; started on the first local cast.
+    @ObservationIgnored public var mediaShare = MediaShare()
+    /// The local file being cast, and whether a status has shown it on the device yet.
+    @ObservationIgnored var localCast: LocalCast?
+    @ObservationIgnored var localCastSeen = false
+    /// Embedded cover art written to disk for display, by content URL.
+    @ObservationIgnored var embeddedArtworkPaths: [String: String] = [:]
 
     /// - Parameters:
     ///   - directory: the device list (CastDiscovery); `start()` starts it.

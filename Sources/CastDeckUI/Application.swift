@@ -8,6 +8,8 @@ public struct LaunchOptions: Sendable {
     public var demo = false
     /// "HOST[:PORT]" to add, connect to and join.
     public var device: String?
+    /// Files (paths or file:// URIs) to cast once a device is connected.
+    public var files: [String] = []
     public init() {}
 }
 
@@ -81,8 +83,11 @@ public final class CastDeckApplication {
     func activate() {
         if let window { window.present(); return }
         let prefs = GSettingsStylePreferences(settings: settings)
-        let model = AppModel(connector: services.connector, artwork: services.artwork, preferences: prefs,
-                             clock: { monotonicSeconds() })
+        var connector = CastClientConnector(configuration: services.connector.configuration)
+        // Refuse devices that cannot prove they are genuine (the refusal is a notice).
+        if settings?.bool("require-verified-devices") == true { connector.requireVerifiedDevices() }
+        let model = AppModel(connector: connector, artwork: services.artwork,
+                             preferences: prefs, clock: { monotonicSeconds() })
         self.model = model
         do {
             let w = try MainWindow(app: app, model: model, settings: settings)
@@ -116,6 +121,7 @@ public final class CastDeckApplication {
         if let address = options.device, let device = model.addDevice(address: address) {
             await model.connect(to: device)
         }
+        if !options.files.isEmpty { window?.cast(options.files) }
     }
 
     func showAbout() {

@@ -19,6 +19,7 @@ final class DeviceList {
     let sessionGroup: PreferencesGroup
     let sessionRow: ActionRow
     let castSample: Button
+    let trust: Label
     var parent: Window?
     var renderedDevices: [DeviceInfo] = []
     var renderedConnection: AppModel.ConnectionState?
@@ -34,6 +35,7 @@ final class DeviceList {
         sessionGroup = ui.get("session-group")
         sessionRow = ui.get("session-row")
         castSample = ui.get("cast-sample")
+        trust = ui.get("trust")
         ui.get("add-device", as: Button.self).onClicked { [unowned self] in
             AddDeviceDialog.present(parent: self.parent) { [unowned self] text in
                 if let device = self.model.addDevice(address: text) { self.pick(device) }
@@ -110,5 +112,6 @@ final class DeviceList {
             sessionRow.subtitle = model.hasMedia ? tr("Now playing {0}", model.title) : tr("Nothing is playing")
         }
         castSample.isVisible = model.sampleMedia != nil
+        TrustMark.render(trust, connected == nil ? .unknown : model.trust)
     }
 }

@@ -16,6 +16,7 @@ final class ExpandedController {
     let artwork: Picture
     let titleLabel: Label
     let subtitleLabel: Label
+    let trustLabel: Label
     let adBanner: Box
     let adLabel: Label
     let skipButton: Button
@@ -45,6 +46,7 @@ final class ExpandedController {
         artwork = ui.get("artwork")
         titleLabel = ui.get("title")
         subtitleLabel = ui.get("subtitle")
+        trustLabel = ui.get("trust")
         adBanner = ui.get("ad-banner")
         adLabel = ui.get("ad-label")
         skipButton = ui.get("skip")
@@ -95,6 +97,7 @@ final class ExpandedController {
         defer { updating = false }
         titleLabel.text = model.title
         subtitleLabel.text = model.subtitle
+        TrustMark.render(trustLabel, model.trust)
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
             artwork.setFile(renderedArtwork)

@@ -61,6 +61,10 @@ public final class MainWindow {
 
         actions.install(on: window.asWindow)
         actions.installAccelerators(app)
+        // "Cast a file": a dialog is the window's business; what was chosen goes to the model.
+        window.asWindow.add(SimpleAction(name: "cast-file") { [unowned self] _ in self.chooseFiles() })
+        app.setAccels("win.cast-file", ["<Control>o"])
+        window.asWindow.onFilesDropped { [unowned self] files in self.cast(files) }
         back.onClicked { [unowned self] in self.showDevices() }
         mini.onOpen = { [unowned self] in self.showPlayer() }
         devices.parent = window.asWindow
@@ -88,6 +92,32 @@ public final class MainWindow {
     }
 
     func present() { window.asWindow.present() }
+
+    // MARK: files from this computer
+
+    /// The types the file dialog offers first: what a Cast device plays directly (LocalMedia
+    /// says why when a chosen file is something else).
+    static let mediaTypes = [
+        "video/mp4", "video/webm", "video/quicktime", "video/x-m4v", "audio/mpeg", "audio/mp4", "audio/aac",
+        "audio/flac", "audio/ogg", "audio/opus", "audio/wav", "audio/x-wav", "audio/webm",
+        "image/jpeg", "image/png", "image/gif", "image/webp", "image/bmp",
+    ]
+
+    func chooseFiles() {
+        FileDialog.openFiles(parent: window.asWindow, title: tr("Cast a File"), filterName: tr("Media files"),
+                             mimeTypes: Self.mediaTypes, allFilesName: tr("All files"),
+                             acceptLabel: tr("_Cast"), cancelLabel: tr("_Cancel")) { [weak self] files in
+            self?.cast(files)
+        }
+    }
+
+    /// Casts files (chosen, dropped or given on the command line). Without a device the model
+    /// keeps them, and the device list is where the user picks one.
+    func cast(_ files: [String]) {
+        guard !files.isEmpty else { return }
+        if model.connectedDevice == nil { showDevices() }
+        Task { await model.castFiles(files) }
+    }
 
     // MARK: pages
 

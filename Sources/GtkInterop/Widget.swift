@@ -38,6 +38,11 @@ extension WidgetWrapper {
 
     public func setTooltip(_ text: String?) { gtk_widget_set_tooltip_text(pointer, text) }
 
+    /// What screen readers say after the name (e.g. why a device is not verified).
+    public func setAccessibleDescription(_ text: String) { cgtk_accessible_set_description(pointer, text) }
+
+    public func removeCSSClass(_ name: String) { gtk_widget_remove_css_class(pointer, name) }
+
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(pointer, name) }
 
     public var isRightToLeft: Bool { gtk_widget_get_direction(pointer) == GTK_TEXT_DIR_RTL }

@@ -9,12 +9,32 @@ import Logging
 
 func usage() -> Never {
     print("""
-    Usage: castdeck [--demo] [--device HOST[:PORT]] [--verbose]
+    Usage: castdeck [--demo] [--device HOST[:PORT]] [FILE...] [--verbose]
       --demo                 start a simulated Cast receiver in this process and offer sample media
       --device HOST[:PORT]   add a device by address, connect and join the session running there
       -v, --verbose          log to standard error (also CASTDECK_DEBUG=1)
+      FILE...                cast a file from this computer (a path or file:// URI); without
+                             --device, the window asks which device
     """)
     exit(0)
+}
+
+/// Why a FILE argument cannot be cast, before any window opens (nil when it can be read).
+func unreadableFile(_ arg: String) -> String? {
+    var path = arg
+    if arg.hasPrefix("file://") {
+        guard let decoded = arg.dropFirst("file://".count).removingPercentEncoding, decoded.hasPrefix("/") else {
+            return "\(arg) is not a local file URI"
+        }
+        path = decoded
+    } else if arg.contains("://") {
+        return "\(arg) is not a file on this computer (use castctl cast URL for links)"
+    }
+    var info = stat()
+    guard stat(path, &info) == 0 else { return "cannot read \(path): \(String(cString: strerror(errno)))" }
+    guard (info.st_mode & S_IFMT) == S_IFREG else { return "\(path) is not a regular file" }
+    guard access(path, R_OK) == 0 else { return "cannot read \(path): permission denied" }
+    return nil
 }
 
 var options = LaunchOptions()
@@ -28,9 +48,14 @@ while let arg = args.popFirst() {
         options.device = v
     case "-v", "--verbose": verbose = true
     case "-h", "--help": usage()
+    case "--":
+        options.files += args
+        args.removeAll()
     default:
         if arg.hasPrefix("--device=") { options.device = String(arg.dropFirst("--device=".count)) }
-        else { printError("castdeck: unknown option \(arg) (see --help)"); exit(2) }
+        else if arg.hasPrefix("-") { printError("castdeck: unknown option \(arg) (see --help)"); exit(2) }
+        else if let problem = unreadableFile(arg) { printError("castdeck: \(problem)"); exit(1) }
+        else { options.files.append(arg) }
     }
 }
 

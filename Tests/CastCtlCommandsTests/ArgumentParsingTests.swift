@@ -59,7 +59,9 @@ final class ArgumentParsingTests: XCTestCase {
         XCTAssertEqual(c.rate, 1.5)
         XCTAssertEqual(c.app, "ABCD1234")
         XCTAssertEqual(try parse(["cast", "https://example.com/a.mp3"] + device, as: CastCommand.self).app, "CC1AD845")
-        assertUsageError(["cast", "not a url"] + device, mentions: "is not a URL")
+        // Anything without a scheme is a file on this computer (served by LocalMedia).
+        XCTAssertEqual(try parse(["cast", "Videos/movie.mp4", "--media-port", "8011"] + device, as: CastCommand.self).mediaPort, 8011)
+        assertUsageError(["cast", "movie.mp4", "--media-port", "0"] + device, mentions: "--media-port")
         assertUsageError(["cast", "https://example.com/a.mp4", "--start", "-3"] + device, mentions: "--start")
         assertUsageError(["cast", "https://example.com/a.mp4", "--rate", "0"] + device, mentions: "--rate")
         assertUsageError(["cast", "https://example.com/a.mp4", "--app", "XYZ"] + device, mentions: "--app")

@@ -60,6 +60,11 @@ def pick_device():
         raise Failure("the connected row still offers Connect")
     if not find_all(app, "Connected to Demo Receiver"):
         raise Failure("the session row does not say which device is connected")
+    # The demo receiver has no Cast credentials (it answers deviceauth with AuthError): the
+    # window says so beside the session, with the reason for screen readers and the tooltip.
+    mark = find(app, "Unverified device", "label")
+    if "genuine Cast device" not in (mark.description or ""):
+        raise Failure(f"the unverified mark gives no reason: {mark.description!r}")
 
 
 @case("cast the sample: the receiver plays it and the pre-roll banner shows")

@@ -1,0 +1,112 @@
+import CastClient
+import CastProtocol
+import Foundation
+import LocalMedia
+
+// Casting files from this computer (LocalMedia's MediaShare serves them to the device), and
+// the CORS check before loading remote URLs.
+//
+//   castFiles(paths) ──no session──▶ pendingFiles ──connect(to:)──▶ castFiles again
+//        │
+//        ▼ session.connectionEndpoints(): this machine's address towards the device
+//   MediaShare.prepare ──▶ LocalCast (media to LOAD, tokens) ──▶ load(cast.media)
+//        │
+//   statusChanged ──▶ followLocalCast: once the device plays our URL, a status showing other
+//   media (another sender's LOAD, IDLE) or the end of the session ends the share (tokens die).
+extension AppModel {
+    /// Casts a file from this computer (a path or a `file://` URI). CastDeck casts one file at
+    /// a time: with several, the first is cast and the rest are named in a notice. Without a
+    /// connected device the files wait until one is chosen.
+    public func castFiles(_ files: [String]) async {
+        guard let first = files.first else { return }
+        let name = Self.fileName(first)
+        guard let session, case .connected = connection else {
+            pendingFiles = files
+            post(tr("Choose a device to cast {0}.", name))
+            return
+        }
+        pendingFiles = []
+        if files.count > 1 {
+            post(tr("Casting {0}; CastDeck casts one file at a time, so {1} other files were left out.", name, files.count - 1))
+        }
+        let cast: LocalCast
+        do {
+            let ends = try await session.connectionEndpoints()
+            cast = try await mediaShare.prepare(file: first, device: ends.remote, localAddress: ends.local)
+        } catch let error as LocalMediaError {
+            post(error.description)
+            return
+        } catch {
+            post(tr("Could not cast {0}: {1}", name, Self.describe(error)))
+            return
+        }
+        guard self.session === session else {
+            await mediaShare.end(cast)
+            return
+        }
+        endLocalCast()
+        localCast = cast
+        localCastSeen = false
+        for warning in cast.warnings { post(warning) }
+        await load(cast.media)
+    }
+
+    /// The file's own artwork while a local file plays (the media server serves only the device).
+    var localCastArtwork: String? {
+        guard let cast = localCast, media?.contentId == cast.media.contentId else { return nil }
+        if let path = cast.info.artworkPath { return path }
+        if cast.info.kind == .image { return Self.localPathOf(cast) }
+        return embeddedArtworkFile(for: cast)
+    }
+
+    /// Ends the share once the device has shown our media and then moved on.
+    func followLocalCast() {
+        guard let cast = localCast else { return }
+        let current = mediaStatus
+        let playingOurs = current?.effectiveMedia?.contentId == cast.media.contentId && current?.playerState != .idle
+        if playingOurs { localCastSeen = true; return }
+        if localCastSeen { endLocalCast() }
+    }
+
+    /// Revokes the current local cast's tokens (the server stops when nothing is shared).
+    func endLocalCast() {
+        guard let cast = localCast else { return }
+        localCast = nil
+        localCastSeen = false
+        if let file = embeddedArtworkPaths.removeValue(forKey: cast.media.contentId) {
+            try? FileManager.default.removeItem(atPath: file)
+        }
+        let share = mediaShare
+        Task { await share.end(cast) }
+    }
+
+    /// Warns (as notices) about remote media whose servers will not let a Cast device read it.
+    /// Runs beside the LOAD, never delaying it; the demo's sample is not checked (its URLs are
+    /// never fetched by the simulated receiver).
+    func checkCORS(_ media: MediaInformation) {
+        guard media.contentId != sampleMedia?.contentId, media.contentId.hasPrefix("http") else { return }
+        Task { [weak self] in
+            let warnings = await CORSCheck.warnings(for: media)
+            guard let self else { return }
+            for w in warnings { self.post(w) }
+        }
+    }
+
+    static func fileName(_ file: String) -> String {
+        (MediaShare.localPath(file) as NSString).lastPathComponent
+    }
+
+    private static func localPathOf(_ cast: LocalCast) -> String? { cast.info.path }
+
+    /// Embedded cover art written once to a private temporary file for the window to show.
+    private func embeddedArtworkFile(for cast: LocalCast) -> String? {
+        if let path = embeddedArtworkPaths[cast.media.contentId] { return path }
+        guard let bytes = cast.embeddedArtwork, !bytes.isEmpty else { return nil }
+        let dir = (ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory())
+        let path = (dir as NSString).appendingPathComponent("castdeck-cover-\(cast.tokens.first ?? "art")")
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
+        else { return nil }
+        embeddedArtworkPaths[cast.media.contentId] = path
+        return path
+    }
+}

@@ -1,0 +1,29 @@
+import CastClient
+
+/// What the window says about the connected device's genuineness (CastClient's
+/// `DeviceAuthentication`, reduced to what a person needs to see).
+public enum DeviceTrust: Equatable, Sendable {
+    /// Not connected, or authentication is off.
+    case unknown
+    case checking
+    /// Verified; the device certificate's common name.
+    case verified(commonName: String)
+    /// Not verified; a sentence saying why.
+    case unverified(reason: String)
+}
+
+extension AppModel {
+    public var trust: DeviceTrust {
+        switch authentication {
+        case .notChecked: .unknown
+        case .checking: .checking
+        case .verified(let identity): .verified(commonName: identity.commonName)
+        case .unverified(let failure): .unverified(reason: failure.description)
+        }
+    }
+}
+
+extension CastClientConnector {
+    /// Refuse devices that cannot prove they are genuine (GSettings `require-verified-devices`).
+    public mutating func requireVerifiedDevices() { configuration.deviceAuthentication.mode = .require }
+}
