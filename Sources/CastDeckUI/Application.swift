@@ -37,7 +37,7 @@ public final class CastDeckApplication {
     nonisolated public static let resourcePath = "/io/github/castdeck/CastDeck"
 
     let app: Application
-    let options: LaunchOptions
+    var options: LaunchOptions
     let services: Services
     let paths: DataPaths
     var settings: Settings?
@@ -50,7 +50,7 @@ public final class CastDeckApplication {
         self.options = options
         self.services = services
         self.paths = paths
-        app = Application(id: Self.appID)
+        app = Application(id: Self.appID, handlesOpen: true)
     }
 
     /// Runs the GLib main loop until the last window closes; returns the exit status.
@@ -63,7 +63,8 @@ public final class CastDeckApplication {
         }
         app.onStartup { [unowned self] in self.startup() }
         app.onActivate { [unowned self] in self.activate() }
-        let status = app.run()
+        app.onOpen { [unowned self] files in self.open(files) }
+        let status = app.run(files: options.files)
         return failure != 0 ? failure : status
     }
 
@@ -78,6 +79,18 @@ public final class CastDeckApplication {
         app.add(quit)
         app.setAccels("app.quit", ["<Control>q"])
         app.add(SimpleAction(name: "about") { [unowned self] _ in self.showAbout() })
+    }
+
+    /// Files from this launch (cast once the window is up, after --device connects) or from a
+    /// later `castdeck FILE` / "Open With CastDeck", handed over by GApplication.
+    func open(_ files: [String]) {
+        if let window {
+            window.present()
+            window.cast(files)
+        } else {
+            options.files = files
+            activate()
+        }
     }
 
     func activate() {

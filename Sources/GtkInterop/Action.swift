@@ -90,18 +90,24 @@ public final class SimpleAction {
 public final class Application {
     let app: UnsafeMutablePointer<AdwApplication>
 
-    public init(id: String) {
-        app = adw_application_new(id, G_APPLICATION_DEFAULT_FLAGS)
+    /// With `handlesOpen`, files given to `run(files:)` (or to a second launch, which hands
+    /// them to the running instance over D-Bus) arrive through `onOpen` instead of activate.
+    public init(id: String, handlesOpen: Bool = false) {
+        app = adw_application_new(id, handlesOpen ? G_APPLICATION_HANDLES_OPEN : G_APPLICATION_DEFAULT_FLAGS)
     }
 
     public func onStartup(_ handler: @escaping @MainActor () -> Void) { app.on("startup", handler) }
     public func onActivate(_ handler: @escaping @MainActor () -> Void) { app.on("activate", handler) }
 
     /// Runs the main loop until the last window closes or `quit()`; returns GLib's exit status.
-    public func run() -> Int32 {
-        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "castdeck"), nil]
-        defer { free(argv[0]) }
-        return g_application_run(cast(app), 1, &argv)
+    /// `files` (paths or URIs) are opened by the primary instance: this one, or the one
+    /// already running on the session bus.
+    public func run(files: [String] = []) -> Int32 {
+        var argv: [UnsafeMutablePointer<CChar>?] = [strdup(CommandLine.arguments.first ?? "castdeck")]
+        argv += files.map { strdup($0) }
+        argv.append(nil)
+        defer { for p in argv { free(p) } }
+        return g_application_run(cast(app), Int32(argv.count - 1), &argv)
     }
 
     public func quit() { g_application_quit(cast(app)) }

@@ -98,3 +98,27 @@ extension WidgetWrapper {
         gtk_widget_add_controller(pointer, cast(target!))
     }
 }
+
+@MainActor
+extension Application {
+    /// GApplication::open: the files of this launch or of a later one (local paths, or URIs
+    /// for files without one).
+    public func onOpen(_ handler: @escaping @MainActor ([String]) -> Void) {
+        let data = Unmanaged.passRetained(FilesCallback(handler)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, Int32, UnsafePointer<CChar>?, gpointer?) -> Void = {
+            _, files, count, _, data in
+            guard let files, let data else { return }
+            let callback = Unmanaged<FilesCallback>.fromOpaque(data).takeUnretainedValue()
+            var names: [String] = []
+            for i in 0..<Int(count) {
+                guard let file = files[i] else { continue }
+                if let p = g_file_get_path(file) { names.append(String(cString: p)); g_free(p) }
+                else if let u = g_file_get_uri(file) { names.append(String(cString: u)); g_free(u) }
+            }
+            MainActor.assumeIsolated { callback.done(names) }
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(app), "open", unsafeBitCast(trampoline, to: GCallback.self), data,
+                              { data, _ in if let data { Unmanaged<FilesCallback>.fromOpaque(data).release() } },
+                              GConnectFlags(0))
+    }
+}

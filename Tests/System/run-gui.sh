@@ -67,12 +67,14 @@ ffmpeg -v error -nostdin -y -f lavfi -i testsrc=size=320x240:rate=10:duration=12
   -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -shortest -movflags +faststart \
   -metadata title="Test Film" "$work/media/film.mp4"
 printf '1\n00:00:01,000 --> 00:01:00,000\nHello\n' >"$work/media/film.en.srt"
+ffmpeg -v error -nostdin -y -f lavfi -i sine=duration=60 -c:a libmp3lame -metadata title="Second Film" "$work/media/second.mp3"
 "$bin/castctl" receiver --port 0 --fetch-media --auth-ca "$work/ca" >"$work/receiver.out" 2>"$work/receiver.log" & pids+=($!)
 for _ in $(seq 100); do grep -q "^listening on " "$work/receiver.out" 2>/dev/null && break; sleep 0.1; done
 fdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/receiver.out")"
 CASTDECK_EXTRA_CAST_ROOTS="$work/ca/root.pem" "$bin/castdeck" --device "$fdev" "$work/media/film.mp4" >"$work/app2.log" 2>&1 & pids+=($!)
 fstatus=0
-CASTCTL="$bin/castctl" FILE_DEVICE="$fdev" FILE_TITLE="Test Film" SHOTS_DIR="${SHOTS_DIR:-}" \
+CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" SECOND_FILE="$work/media/second.mp3" \
+  FILE_DEVICE="$fdev" FILE_TITLE="Test Film" SHOTS_DIR="${SHOTS_DIR:-}" \
   timeout 200 /usr/bin/python3 Tests/System/gui/test_files_and_trust.py || fstatus=$?
 if [[ $fstatus -ne 0 ]]; then
   echo "--- castdeck log"; tail -40 "$work/app2.log"; echo "--- receiver log"; tail -20 "$work/receiver.log"

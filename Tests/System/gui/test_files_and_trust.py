@@ -3,6 +3,7 @@ receiver that fetches media as a device does (castctl receiver --fetch-media), a
 device's verified mark (the receiver answers deviceauth with a test CA that castdeck trusts
 through CASTDECK_EXTRA_CAST_ROOTS). Read and driven through AT-SPI; castctl checks the receiver."""
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -56,8 +57,21 @@ def cast_a_file_button():
         raise Failure("Cast a file is not sensitive")
 
 
+def second_launch_hands_over():
+    # "Open With CastDeck" while it runs: the new process hands the file to the running
+    # instance over D-Bus and exits; the running window casts it to the connected device.
+    done = subprocess.run([os.environ["CASTDECK"], os.environ["SECOND_FILE"]], capture_output=True, text=True, timeout=30)
+    if done.returncode != 0:
+        raise Failure(f"the second castdeck exited with {done.returncode}: {done.stderr.strip()}")
+    wait_for("the receiver to play the second file",
+             lambda: (receiver_media(CASTCTL, DEVICE).get("media") or {}).get("metadata", {}).get("title") == "Second Film",
+             timeout=40)
+    find(app, "Second Film", "label", timeout=20)
+
+
 case("castdeck --device HOST:PORT FILE serves the file and the receiver plays it", file_plays)
+case("a second castdeck FILE hands the file to the running window, which casts it", second_launch_hands_over)
 case("a device that answers deviceauth with a trusted chain is marked Verified", verified_mark)
 case("the header bar offers Cast a file", cast_a_file_button)
-print(f"\n{3 - failed} passed, {failed} failed")
+print(f"\n{4 - failed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
