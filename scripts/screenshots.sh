@@ -48,6 +48,7 @@ buttons = lambda: [b for b in find_all(app, role="push button")]
 connect = wait_for("connect button", lambda: [b for b in buttons() if b.name.startswith(("Connect to", "اتصال به"))][0])
 click(connect)
 cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name in ("Cast sample", "پخش نمونه")][0])
+shot("1b-connected")
 click(cast)
 time.sleep(2.5)
 shot("2-ad-banner")

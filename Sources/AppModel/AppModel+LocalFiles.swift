@@ -51,6 +51,12 @@ extension AppModel {
         await load(cast.media)
     }
 
+    /// Serves local files on exactly `port` (the `media-port` setting); 0 keeps the default
+    /// range 8010–8019, then any free port.
+    public func useMediaPort(_ port: Int) {
+        mediaShare = MediaShare(port: port == 0 ? .default : .exactly(port))
+    }
+
     /// The file's own artwork while a local file plays (the media server serves only the device).
     var localCastArtwork: String? {
         guard let cast = localCast, media?.contentId == cast.media.contentId else { return nil }

@@ -102,6 +102,7 @@ public final class CastDeckApplication {
         let model = AppModel(connector: connector, artwork: services.artwork,
                              preferences: prefs, clock: { monotonicSeconds() })
         self.model = model
+        if let port = settings?.int("media-port"), port != 0 { model.useMediaPort(port) }
         do {
             let w = try MainWindow(app: app, model: model, settings: settings)
             window = w

@@ -90,10 +90,11 @@ public struct CastDevice: Sendable, Hashable, Codable, Identifiable {
         self.serviceName = serviceName
     }
 
-    /// A Cast group: the model says so, or the service is on a port other than 8009
-    /// (groups are hosted by their elected leader on a port of their own).
+    /// A Cast group: the model says so, or a service found on the network is on a port other
+    /// than 8009 (groups are hosted by their elected leader on a port of their own). A port
+    /// typed by hand, or the in-process demo receiver's, says nothing about groups.
     public var isGroup: Bool {
-        model == CastDevice.groupModel || port != CastDevice.defaultPort
+        model == CastDevice.groupModel || (source == .discovered && port != CastDevice.defaultPort)
     }
 
     /// `host:port`, with brackets around IPv6 addresses.

@@ -62,6 +62,11 @@ final class TXTRecordTests: XCTestCase {
         XCTAssertTrue(byPort.isGroup)
         let single = TXTRecord.device(txt: ["md": "Google Home", "fn": "Kitchen"], serviceName: "k", host: "h", port: 8009)
         XCTAssertFalse(single.isGroup)
+        // The port rule is for services found on the network: a port typed by hand, or the
+        // demo receiver's free port, does not make a device a group.
+        let added = CastDevice(id: "a", friendlyName: "TV", model: "Chromecast", host: "h", port: 8010,
+                               statusText: nil, isBusy: false, source: .manual)
+        XCTAssertFalse(added.isGroup)
     }
 
     func testPublisherRecordRoundTrips() throws {
