@@ -6,9 +6,16 @@ extension AppModel {
     /// statuses. The Default Media Receiver is launched only when the first media is loaded.
     public func connect(to device: DeviceInfo) async {
         if case .connected(let id) = connection, id == device.id { return }
-        await disconnect()
+        // The current session stays until the new one works: a mistyped or unreachable
+        // device must not stop what is being controlled now.
+        let previous = connection
         connection = .connecting(deviceID: device.id)
-        let session = CastSession(device: device.address, deviceID: device.id, configuration: clientConfiguration)
+        var configuration = clientConfiguration
+        // What the device advertised over mDNS: an audio-only certificate must not claim video.
+        if device.device.source == .discovered {
+            configuration.deviceAuthentication.advertisedCapabilities = Int(device.device.capabilities.rawValue)
+        }
+        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration)
         do {
             let status = try await session.connect()
             let running = (status.applications ?? []).filter { $0.isIdleScreen != true }
@@ -18,13 +25,19 @@ extension AppModel {
             }
         } catch {
             await session.disconnect()
-            if case .connecting(let id) = connection, id == device.id { connection = .disconnected }
+            if case .connecting(let id) = connection, id == device.id {
+                connection = self.session != nil ? previous : .disconnected
+            }
             post(tr("Could not connect to {0}: {1}", device.friendlyName, Self.describe(error)))
             return
         }
         guard case .connecting(let id) = connection, id == device.id else {
             await session.leave()
             return
+        }
+        if let old = self.session {
+            forgetSession()
+            await old.leave()
         }
         self.session = session
         connection = .connected(deviceID: device.id)

@@ -209,3 +209,27 @@ final class AppModelTests: XCTestCase {
         XCTAssertNil(model.mediaStatus)
     }
 }
+
+/// Connecting elsewhere keeps the working session until the new one is up.
+@MainActor
+final class SwitchingDevicesTests: XCTestCase {
+    func testAFailedConnectionKeepsTheSessionThatWorks() async throws {
+        let h = try await Harness.start()
+        let model = h.model()
+        await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address, name: "Demo TV")))
+        await model.castSample()
+        let working = try XCTUnwrap(model.session)
+        // Port 1 on loopback refuses at once: the attempt fails with a notice.
+        let nowhere = try XCTUnwrap(model.addDevice(address: "127.0.0.1:1"))
+        await model.connect(to: nowhere)
+        XCTAssertTrue(model.session === working, "the working session was dropped")
+        XCTAssertTrue(model.isConnected)
+        XCTAssertNotNil(model.notice)
+        // And it still controls the receiver.
+        await model.togglePlayPause()
+        let state = try await h.receiverMedia()?.playerState
+        XCTAssertEqual(state, .paused)
+        await model.disconnect()
+        await h.stop()
+    }
+}
