@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "CastDeckResources", dependencies: ["CGtk"]),
         .testTarget(name: "CastDeckUITests", dependencies: ["CastDeckUI", "CastDeckResources", "GtkInterop", "AppModel"]),
         .executableTarget(name: "castdeck", dependencies: [
-            "CastDeckUI", "CastDeckResources", "AppModel", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
+            "CastDeckUI", "CastDeckResources", "AppModel", "CastCore", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.

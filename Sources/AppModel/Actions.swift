@@ -32,6 +32,8 @@ public enum AppAction: Hashable, Sendable {
     case applyStyle
     case useStyleAsDefault
     case castSample
+    /// Ask which files to cast (the window's file chooser; see `AppModel.filePicker`).
+    case chooseFiles
     case disconnect
 
     /// The action's stable name: the GAction name in the window ("win.<raw value>"), and what
@@ -55,6 +57,7 @@ public enum AppAction: Hashable, Sendable {
         case applyStyle = "apply-style"
         case useStyleAsDefault = "use-style-as-default"
         case castSample = "cast-sample"
+        case chooseFiles = "cast-file"
         case disconnect
 
         /// What the action's parameter is (GTK: the GVariant type "d" or "i").
@@ -74,6 +77,7 @@ public enum AppAction: Hashable, Sendable {
             case .togglePlayPause: ["space"]
             case .seekBackward: ["Left"]
             case .seekForward: ["Right"]
+            case .chooseFiles: ["<Control>o"]
             default: []
             }
         }
@@ -99,6 +103,7 @@ public enum AppAction: Hashable, Sendable {
             case .applyStyle: tr("Apply")
             case .useStyleAsDefault: tr("Use as default")
             case .castSample: tr("Cast sample")
+            case .chooseFiles: tr("Cast a file")
             case .disconnect: tr("Disconnect")
             }
         }
@@ -125,6 +130,7 @@ public enum AppAction: Hashable, Sendable {
             case .applyStyle: .applyStyle
             case .useStyleAsDefault: .useStyleAsDefault
             case .castSample: .castSample
+            case .chooseFiles: .chooseFiles
             case .disconnect: .disconnect
             }
         }
@@ -147,6 +153,7 @@ public enum AppAction: Hashable, Sendable {
         case .applyStyle: .applyStyle
         case .useStyleAsDefault: .useStyleAsDefault
         case .castSample: .castSample
+        case .chooseFiles: .chooseFiles
         case .disconnect: .disconnect
         }
     }
@@ -187,6 +194,9 @@ extension AppModel {
             return true
         case .castSample:
             return isConnected && sampleMedia != nil
+        case .chooseFiles:
+            // Without a device the files wait until one is chosen (castFiles).
+            return filePicker != nil
         case .disconnect:
             return isConnected
         }
@@ -212,6 +222,7 @@ extension AppModel {
         case .applyStyle: await applyStyle()
         case .useStyleAsDefault: useStyleAsDefault()
         case .castSample: await castSample()
+        case .chooseFiles: filePicker?()
         case .disconnect: await disconnect()
         }
     }

@@ -100,6 +100,9 @@ public final class AppModel {
     @ObservationIgnored var sessionTasks: [Task<Void, Never>] = []
     @ObservationIgnored var directoryTask: Task<Void, Never>?
     @ObservationIgnored var artworkKey: String?
+    /// Shows the window's file chooser (AppAction.chooseFiles); what is chosen goes to
+    /// `castFiles`. Nil where there is no window (headless tests, MPRIS alone).
+    @ObservationIgnored public var filePicker: (@MainActor () -> Void)?
     /// Serves files from this computer to the device; started on the first local cast.
     @ObservationIgnored public var mediaShare = MediaShare()
     /// The local file being cast, and whether a status has shown it on the device yet.

@@ -61,9 +61,8 @@ public final class MainWindow {
 
         actions.install(on: window.asWindow)
         actions.installAccelerators(app)
-        // "Cast a file": a dialog is the window's business; what was chosen goes to the model.
-        window.asWindow.add(SimpleAction(name: "cast-file") { [unowned self] _ in self.chooseFiles() })
-        app.setAccels("win.cast-file", ["<Control>o"])
+        // "Cast a file" (AppAction.chooseFiles): the chooser is the window's; the files go to the model.
+        model.filePicker = { [unowned self] in self.chooseFiles() }
         window.asWindow.onFilesDropped { [unowned self] files in self.cast(files) }
         back.onClicked { [unowned self] in self.showDevices() }
         mini.onOpen = { [unowned self] in self.showPlayer() }

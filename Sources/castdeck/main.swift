@@ -1,6 +1,7 @@
 // castdeck: the GTK window. Wiring and argument parsing only.
 import AppModel
 import CastDeckResources
+import CastCore
 import CastDeckUI
 import CastReceiver
 import Glibc
@@ -37,6 +38,11 @@ func unreadableFile(_ arg: String) -> String? {
     return nil
 }
 
+/// Why `--device` cannot name a device (nil when it parses as HOST[:PORT]).
+func badAddress(_ text: String) -> String? {
+    do { _ = try DeviceAddress(parsing: text); return nil } catch { return "--device: \(error)" }
+}
+
 var options = LaunchOptions()
 var verbose = getenv("CASTDECK_DEBUG").map { String(cString: $0) != "0" } ?? false
 var args = CommandLine.arguments.dropFirst()
@@ -46,13 +52,17 @@ while let arg = args.popFirst() {
     case "--device":
         guard let v = args.popFirst() else { printError("castdeck: --device needs HOST[:PORT]"); exit(2) }
         options.device = v
+        if let problem = badAddress(v) { printError("castdeck: \(problem)"); exit(2) }
     case "-v", "--verbose": verbose = true
     case "-h", "--help": usage()
     case "--":
         options.files += args
         args.removeAll()
     default:
-        if arg.hasPrefix("--device=") { options.device = String(arg.dropFirst("--device=".count)) }
+        if arg.hasPrefix("--device=") {
+            options.device = String(arg.dropFirst("--device=".count))
+            if let problem = badAddress(options.device!) { printError("castdeck: \(problem)"); exit(2) }
+        }
         else if arg.hasPrefix("-") { printError("castdeck: unknown option \(arg) (see --help)"); exit(2) }
         else if let problem = unreadableFile(arg) { printError("castdeck: \(problem)"); exit(1) }
         else { options.files.append(arg) }
