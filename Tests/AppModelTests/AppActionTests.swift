@@ -1,4 +1,7 @@
 import AppModel
+import CastClient
+import CastDiscovery
+import Foundation
 import CastProtocol
 import CastReceiver
 import Dispatch
@@ -41,8 +44,14 @@ final class AppActionTests: XCTestCase {
         let server = CastReceiverServer(configuration: config)
         try await server.start()
         defer { Task { await server.stop() } }
-        let model = AppModel(connector: CastClientConnector(), preferences: MemoryStylePreferences(),
-                             clock: { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 })
+        // The device list lives in a temporary store: tests never touch the user's devices.json.
+        let storeDir = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-actions-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: storeDir) }
+        let store = ManualDeviceStore(fileURL: storeDir.appendingPathComponent("devices.json"))
+        let client = CastClientConfiguration()
+        let model = AppModel(directory: DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil),
+                             client: client, preferences: MemoryStylePreferences())
+        model.start()
         model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: nil)
         XCTAssertFalse(model.isEnabled(.togglePlayPause), "nothing to play before connecting")
         XCTAssertFalse(model.isEnabled(.castSample))

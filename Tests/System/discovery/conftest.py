@@ -73,8 +73,10 @@ def receivers():
         assert r.stop() == 0
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def config_home(tmp_path, monkeypatch):
+    """Every test gets its own XDG_CONFIG_HOME: devices added by address elsewhere (the
+    user's own, or another test's) never count towards `discover --count`."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     return tmp_path / "config"
 

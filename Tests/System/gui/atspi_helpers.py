@@ -32,7 +32,11 @@ def walk(node, depth=0, limit=60):
     if node is None or depth > limit:
         return
     yield node
-    for i in range(node.childCount):
+    try:
+        count = node.childCount
+    except Exception:  # the widget went away while we looked (a list re-rendered)
+        return
+    for i in range(count):
         try:
             child = node.getChildAtIndex(i)
         except Exception:
