@@ -61,7 +61,7 @@ extension AppModel {
     var localCastArtwork: String? {
         guard let cast = localCast, media?.contentId == cast.media.contentId else { return nil }
         if let path = cast.info.artworkPath { return path }
-        if cast.info.kind == .image { return Self.localPathOf(cast) }
+        if cast.info.kind == .image { return cast.info.path }
         return embeddedArtworkFile(for: cast)
     }
 
@@ -79,7 +79,8 @@ extension AppModel {
         guard let cast = localCast else { return }
         localCast = nil
         localCastSeen = false
-        if let file = embeddedArtworkPaths.removeValue(forKey: cast.media.contentId) {
+        if let file = embeddedArtworkPath {
+            embeddedArtworkPath = nil
             try? FileManager.default.removeItem(atPath: file)
         }
         let share = mediaShare
@@ -102,17 +103,15 @@ extension AppModel {
         (MediaShare.localPath(file) as NSString).lastPathComponent
     }
 
-    private static func localPathOf(_ cast: LocalCast) -> String? { cast.info.path }
-
     /// Embedded cover art written once to a private temporary file for the window to show.
     private func embeddedArtworkFile(for cast: LocalCast) -> String? {
-        if let path = embeddedArtworkPaths[cast.media.contentId] { return path }
+        if let path = embeddedArtworkPath { return path }
         guard let bytes = cast.embeddedArtwork, !bytes.isEmpty else { return nil }
         let dir = (ProcessInfo.processInfo.environment["XDG_RUNTIME_DIR"] ?? NSTemporaryDirectory())
         let path = (dir as NSString).appendingPathComponent("castdeck-cover-\(cast.tokens.first ?? "art")")
         guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600])
         else { return nil }
-        embeddedArtworkPaths[cast.media.contentId] = path
+        embeddedArtworkPath = path
         return path
     }
 }

@@ -108,8 +108,8 @@ public final class AppModel {
     /// The local file being cast, and whether a status has shown it on the device yet.
     @ObservationIgnored var localCast: LocalCast?
     @ObservationIgnored var localCastSeen = false
-    /// Embedded cover art written to disk for display, by content URL.
-    @ObservationIgnored var embeddedArtworkPaths: [String: String] = [:]
+    /// The current local cast's embedded cover art, written to disk for display.
+    @ObservationIgnored var embeddedArtworkPath: String?
 
     /// - Parameters:
     ///   - directory: the device list (CastDiscovery); `start()` starts it.

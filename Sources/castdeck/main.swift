@@ -52,22 +52,19 @@ while let arg = args.popFirst() {
     case "--device":
         guard let v = args.popFirst() else { printError("castdeck: --device needs HOST[:PORT]"); exit(2) }
         options.device = v
-        if let problem = badAddress(v) { printError("castdeck: \(problem)"); exit(2) }
     case "-v", "--verbose": verbose = true
     case "-h", "--help": usage()
     case "--":
         options.files += args
         args.removeAll()
     default:
-        if arg.hasPrefix("--device=") {
-            options.device = String(arg.dropFirst("--device=".count))
-            if let problem = badAddress(options.device!) { printError("castdeck: \(problem)"); exit(2) }
-        }
+        if arg.hasPrefix("--device=") { options.device = String(arg.dropFirst("--device=".count)) }
         else if arg.hasPrefix("-") { printError("castdeck: unknown option \(arg) (see --help)"); exit(2) }
         else if let problem = unreadableFile(arg) { printError("castdeck: \(problem)"); exit(1) }
         else { options.files.append(arg) }
     }
 }
+if let device = options.device, let problem = badAddress(device) { printError("castdeck: \(problem)"); exit(2) }
 
 // The libraries log through swift-log. Without a bootstrap swift-log would print their info
 // messages on standard output; CastDeck logs to standard error instead: warnings and errors
