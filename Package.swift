@@ -85,6 +85,8 @@ let package = Package(
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
+                // The device's name from its setup API (/setup/eureka_info).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // Device authentication: the chain, RSA signatures, certificate policies.
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -127,6 +129,8 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
                 // --fetch-media: fetches media and text tracks as a device does.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                // The setup API (/setup/eureka_info) senders read the device's name from.
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -2,6 +2,8 @@
 # Screenshots of the window (device list, mini controller, expanded controller, ad banner,
 # style editor) in English and Persian, driven through AT-SPI against the demo receiver.
 # Usage: scripts/screenshots.sh [OUTDIR]   (default: artifacts/screenshots, not committed)
+# SIZES="360x640 1280x800 1920x1080" (the default) picks the window sizes; files are named
+# <shot>-<size>-<lang>.png.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/artifacts/screenshots}"
@@ -19,17 +21,23 @@ fi
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
-display=":$((190 + RANDOM % 50))"
-Xvfb "$display" -screen 0 720x760x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
-export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi GSETTINGS_BACKEND=keyfile CASTDECK_NO_DISCOVERY=1
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi GSETTINGS_BACKEND=keyfile CASTDECK_NO_DISCOVERY=1
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
 sleep 0.5
 
+for size in ${SIZES:-360x640 1280x800 1920x1080}; do
+w=${size%x*}; h=${size#*x}
+display=":$((190 + RANDOM % 50))"
+Xvfb "$display" -screen 0 "${w}x${h}x24" -nolisten tcp >/dev/null 2>&1 & xvfb=$!
+export DISPLAY="$display"
+for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
 for lang in en fa; do
   cfg="$(mktemp -d)"
+  # The window opens at the screen's size (the size it remembers, in a private keyfile).
+  mkdir -p "$cfg/glib-2.0/settings"
+  printf '[io/github/castdeck/CastDeck]\nwindow-width=%s\nwindow-height=%s\n' "$w" "$h" > "$cfg/glib-2.0/settings/keyfile"
   XDG_CONFIG_HOME="$cfg" LANGUAGE=$lang LC_ALL=C.UTF-8 "$bin/castdeck" --demo >/dev/null 2>&1 & app=$!
-  LANG_TAG=$lang OUT="$out" /usr/bin/python3 - <<'PY'
+  LANG_TAG="$size-$lang" OUT="$out" /usr/bin/python3 - <<'PY'
 import os, sys, time
 sys.path.insert(0, "Tests/System/gui")
 from atspi_helpers import app_named, find, find_all, click, wait_for, states
@@ -47,14 +55,14 @@ shot("1-device-list")
 buttons = lambda: [b for b in find_all(app, role="push button")]
 connect = wait_for("connect button", lambda: [b for b in buttons() if b.name.startswith(("Connect to", "اتصال به"))][0])
 click(connect)
-cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name in ("Cast sample", "پخش نمونه")][0])
+cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name.lower() in ("cast sample", "پخش نمونه")][0])
 shot("1b-connected")
 click(cast)
 time.sleep(2.5)
 shot("2-ad-banner")
-skip_names = ("Skip ad", "رد کردن آگهی")
+skip_names = ("skip ad", "رد کردن آگهی")
 def out_of_ads():
-    s = [b for b in buttons() if b.name in skip_names]
+    s = [b for b in buttons() if b.name.lower() in skip_names]
     if not s:
         return True
     if "sensitive" in states(s[0]):
@@ -79,5 +87,7 @@ shot("5-style-editor")
 PY
   kill $app 2>/dev/null || true; wait $app 2>/dev/null || true
   rm -rf "$cfg"
+done
+kill $xvfb 2>/dev/null || true; wait $xvfb 2>/dev/null || true
 done
 ls "$out"

@@ -23,8 +23,9 @@ public enum AppAction: Hashable, Sendable {
     case skipAd
     /// Playback speed; the receiver is asked for exactly this rate.
     case setRate(Double)
+    /// The device's mute (as Google's Cast dialog: the device, not the stream).
     case toggleMute
-    /// Stream volume, 0…1.
+    /// Device volume, 0…1.
     case setVolume(Double)
     /// A text track id, or nil for subtitles off.
     case selectTextTrack(Int?)
@@ -32,6 +33,10 @@ public enum AppAction: Hashable, Sendable {
     case applyStyle
     case useStyleAsDefault
     case castSample
+    /// Load the media that finished or was stopped again, from the start.
+    case playAgain
+    /// Ask for a link to cast (the window's dialog; see `AppModel.linkPrompt`).
+    case chooseLink
     /// Ask which files to cast (the window's file chooser; see `AppModel.filePicker`).
     case chooseFiles
     case disconnect
@@ -57,6 +62,8 @@ public enum AppAction: Hashable, Sendable {
         case applyStyle = "apply-style"
         case useStyleAsDefault = "use-style-as-default"
         case castSample = "cast-sample"
+        case playAgain = "play-again"
+        case chooseLink = "cast-link"
         case chooseFiles = "cast-file"
         case disconnect
 
@@ -78,6 +85,7 @@ public enum AppAction: Hashable, Sendable {
             case .seekBackward: ["Left"]
             case .seekForward: ["Right"]
             case .chooseFiles: ["<Control>o"]
+            case .chooseLink: ["<Control>l"]
             default: []
             }
         }
@@ -93,17 +101,19 @@ public enum AppAction: Hashable, Sendable {
             case .seekBackward30: tr("Seek backward 30 seconds")
             case .seekForward30: tr("Seek forward 30 seconds")
             case .seekTo: tr("Position")
-            case .stopCasting: tr("Stop casting")
-            case .skipAd: tr("Skip ad")
+            case .stopCasting: tr("Stop Casting")
+            case .skipAd: tr("Skip Ad")
             case .setRate: tr("Playback speed")
             case .toggleMute: tr("Mute")
             case .setVolume: tr("Volume")
             case .selectTextTrack: tr("Subtitles")
             case .selectAudioTrack: tr("Audio")
             case .applyStyle: tr("Apply")
-            case .useStyleAsDefault: tr("Use as default")
-            case .castSample: tr("Cast sample")
-            case .chooseFiles: tr("Cast a file")
+            case .useStyleAsDefault: tr("Use as Default")
+            case .castSample: tr("Cast Sample")
+            case .playAgain: tr("Play Again")
+            case .chooseLink: tr("Cast a Link…")
+            case .chooseFiles: tr("Cast a File…")
             case .disconnect: tr("Disconnect")
             }
         }
@@ -130,6 +140,8 @@ public enum AppAction: Hashable, Sendable {
             case .applyStyle: .applyStyle
             case .useStyleAsDefault: .useStyleAsDefault
             case .castSample: .castSample
+            case .playAgain: .playAgain
+            case .chooseLink: .chooseLink
             case .chooseFiles: .chooseFiles
             case .disconnect: .disconnect
             }
@@ -153,6 +165,8 @@ public enum AppAction: Hashable, Sendable {
         case .applyStyle: .applyStyle
         case .useStyleAsDefault: .useStyleAsDefault
         case .castSample: .castSample
+        case .playAgain: .playAgain
+        case .chooseLink: .chooseLink
         case .chooseFiles: .chooseFiles
         case .disconnect: .disconnect
         }
@@ -164,7 +178,8 @@ extension AppModel {
     /// and the ad state for the user interface: buttons, shortcuts, MPRIS' Can* properties and
     /// the mini player all follow it.
     public func isEnabled(_ name: AppAction.Name) -> Bool {
-        let media = hasMedia
+        // While reconnecting nothing reaches the device: only Disconnect works.
+        let media = hasMedia && isConnected
         switch name {
         case .togglePlayPause:
             return media && (supports(.pause) || !isPlaying)
@@ -182,10 +197,8 @@ extension AppModel {
             return adState?.isSkippable == true
         case .setRate:
             return media && supports(.playbackRate)
-        case .toggleMute:
-            return media && supports(.streamMute)
-        case .setVolume:
-            return media && supports(.streamVolume)
+        case .toggleMute, .setVolume:
+            return isConnected && deviceVolume != nil && !hasFixedVolume
         case .selectTextTrack, .selectAudioTrack:
             return media && !(textTracks.isEmpty && audioTracks.isEmpty)
         case .applyStyle:
@@ -194,11 +207,15 @@ extension AppModel {
             return true
         case .castSample:
             return isConnected && sampleMedia != nil
+        case .playAgain:
+            return isConnected && lastLoad != nil && [.finished, .stopped, .failed].contains(phase)
+        case .chooseLink:
+            return linkPrompt != nil
         case .chooseFiles:
             // Without a device the files wait until one is chosen (castFiles).
             return filePicker != nil
         case .disconnect:
-            return isConnected
+            return isConnected || isReconnecting
         }
     }
 
@@ -222,6 +239,8 @@ extension AppModel {
         case .applyStyle: await applyStyle()
         case .useStyleAsDefault: useStyleAsDefault()
         case .castSample: await castSample()
+        case .playAgain: await playAgain()
+        case .chooseLink: linkPrompt?()
         case .chooseFiles: filePicker?()
         case .disconnect: await disconnect()
         }

@@ -1,5 +1,7 @@
 import CastClient
 import CastProtocol
+import Foundation
+import LocalMedia
 
 // Commands: each goes straight to the session's RemoteMediaClient, which checks the
 // receiver's supportedMediaCommands; a refusal or failure becomes a notice.
@@ -13,6 +15,7 @@ extension AppModel {
     /// Loads media, launching the Default Media Receiver first when no app is joined.
     public func load(_ media: MediaInformation, autoplay: Bool = true) async {
         var media = media
+        if localCast?.media.contentId != media.contentId { lastLoad = .media(media) }
         if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
         checkCORS(media)
         await run { session in
@@ -77,13 +80,45 @@ extension AppModel {
         await run { try await $0.media.skipAd() }
     }
 
+    /// The device's volume (SET_VOLUME on the receiver namespace), not the stream's.
     public func setVolume(_ level: Double) async {
-        await run { try await $0.media.setStreamVolume(min(1, max(0, level))) }
+        await run { try await $0.setVolume(min(1, max(0, level))) }
     }
 
     public func toggleMute() async {
         let muted = !isMuted
-        await run { try await $0.media.setStreamMuted(muted) }
+        await run { try await $0.setMuted(muted) }
+    }
+
+    /// Loads what finished or was stopped again, from the start (a local file is shared anew).
+    public func playAgain() async {
+        switch lastLoad {
+        case .file(let path)?: await castFiles([path])
+        case .media(let media)?:
+            await load(media)
+        case nil: break
+        }
+    }
+
+    /// Casts a link (http or https). The content type is guessed from the path when the
+    /// server's is not known; the CORS check runs beside the load.
+    /// Whether `text` is an http(s) address with a host (what "Cast a Link" accepts).
+    public static func isWebLink(_ text: String) -> Bool {
+        guard let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
+              let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return false }
+        return url.host?.isEmpty == false
+    }
+
+    public func castLink(_ text: String) async {
+        let link = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard Self.isWebLink(link), let url = URL(string: link) else {
+            post(tr("“{0}” is not a web link. Enter an address that starts with http:// or https://.", link))
+            return
+        }
+        let type = MediaFormat.contentType(forLink: link)
+        let name = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
+        let metadata = MediaMetadata(title: name.isEmpty || name == "/" ? url.host : name, subtitle: url.host)
+        await load(MediaInformation(contentId: link, contentType: type, metadata: metadata))
     }
 
     public func stopCasting() async {
@@ -92,6 +127,6 @@ extension AppModel {
 
     private func run(_ body: (CastSession) async throws -> Void) async {
         guard let session else { post(tr("Not connected to a Cast device.")); return }
-        do { try await body(session) } catch { post(Self.describe(error)) }
+        do { try await body(session) } catch { fail(error, device: sessionDeviceName) }
     }
 }

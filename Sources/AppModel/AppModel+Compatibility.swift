@@ -55,6 +55,9 @@ extension AppModel {
         Task { await directory.attach(browser: castBrowser) }
     }
 
+    /// The window was started without network search (CASTDECK_NO_DISCOVERY).
+    public func searchingIsOff() { discoveryState = .off }
+
     public func apply(_ event: DeviceEvent) {
         switch event {
         case .found(let d), .updated(let d): showDevice(d)

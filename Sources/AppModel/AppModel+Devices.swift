@@ -26,6 +26,8 @@ extension AppModel {
         switch event {
         case .browsing:
             discoveryState = .browsing
+        case .unavailable(.avahiNotRunning):
+            discoveryState = .avahiNotRunning
         case .unavailable(let error):
             discoveryState = .unavailable(reason: error.description)
         case .added(let d), .updated(let d):
@@ -33,6 +35,16 @@ extension AppModel {
             if let i = deviceList.firstIndex(where: { $0.id == d.id }) { deviceList[i] = d } else { deviceList.append(d) }
         case .removed(let d):
             deviceList.removeAll { $0.id == d.id }
+        }
+    }
+
+    /// Why `text` is not a device address (nil when it is one), in one translated sentence.
+    public static func addressProblem(_ text: String) -> String? {
+        do {
+            _ = try DeviceAddress(parsing: text)
+            return nil
+        } catch {
+            return tr("“{0}” is not an address. Enter a host name or IP address, optionally with :port.", text)
         }
     }
 
@@ -58,6 +70,16 @@ extension AppModel {
             }
         }
         return DeviceInfo(device)
+    }
+
+    /// Forgets a device added by address (removed from the list here and in `castctl discover`).
+    public func forget(_ device: DeviceInfo) {
+        guard device.origin == .added else { return }
+        deviceList.removeAll { $0.id == device.id }
+        let directory = directory
+        Task { [weak self] in
+            do { try await directory.forget(id: device.id) } catch { self?.post(tr("Could not forget {0}.", device.friendlyName), detail: "\(error)") }
+        }
     }
 
     /// Lists a device this process runs itself (the demo receiver); it is not remembered.

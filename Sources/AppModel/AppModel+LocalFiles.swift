@@ -37,7 +37,7 @@ extension AppModel {
             post(error.description)
             return
         } catch {
-            post(tr("Could not cast {0}: {1}", name, Self.describe(error)))
+            fail(error, device: sessionDeviceName)
             return
         }
         guard self.session === session else {
@@ -47,6 +47,7 @@ extension AppModel {
         endLocalCast()
         localCast = cast
         localCastSeen = false
+        lastLoad = .file(first)
         for warning in cast.warnings { post(warning) }
         await load(cast.media)
     }

@@ -16,12 +16,46 @@ extension AppModel {
     public var statusReceivedAt: ContinuousClock.Instant? { snapshot?.receivedAt }
 
     public var media: MediaInformation? { mediaStatus?.effectiveMedia }
+    /// True while media is loaded on the device (playing, paused, buffering): what the
+    /// transport and the mini controller need. Finished or stopped media is not loaded.
     public var hasMedia: Bool {
         guard let s = mediaStatus else { return false }
-        return s.playerState != .idle || media != nil
+        return s.playerState != .idle || (s.idleReason == nil && media != nil)
+    }
+
+    /// What the player shows: the media's state, or how it ended.
+    public var phase: PlaybackPhase {
+        guard let s = mediaStatus else { return lastLoad != nil && isConnected ? .stopped : .nothing }
+        switch s.playerState {
+        case .playing: return .playing
+        case .paused: return .paused
+        case .buffering, .loading: return .buffering
+        case .idle, .unknown:
+            switch s.idleReason {
+            case .finished?: return .finished
+            case .error?: return .failed
+            case .cancelled?, .interrupted?, .unknown?: return .stopped
+            case nil: return media != nil ? .paused : .nothing
+            }
+        }
+    }
+
+    /// Whether the player page has something to show: loaded media, or media that ended and
+    /// can be played again.
+    public var showsPlayer: Bool {
+        switch phase {
+        case .nothing: false
+        case .finished, .stopped, .failed: lastLoad != nil || media != nil
+        default: true
+        }
     }
     public var title: String { media?.metadata?.displayTitle ?? tr("Untitled") }
-    public var subtitle: String { media?.metadata?.displaySubtitle ?? connectedDevice?.friendlyName ?? "" }
+    public var subtitle: String { media?.metadata?.displaySubtitle ?? "" }
+    /// Music or other audio (the placeholder artwork shows a note instead of a film).
+    public var isAudio: Bool {
+        if media?.metadata?.metadataType == .musicTrack { return true }
+        return media?.contentType?.lowercased().hasPrefix("audio") == true
+    }
     public var isPlaying: Bool { mediaStatus?.playerState == .playing || mediaStatus?.playerState == .buffering }
     public var duration: Double? { media?.duration }
     public var playbackRate: Double { mediaStatus?.playbackRate ?? 1 }
@@ -32,8 +66,10 @@ extension AppModel {
 
     /// The content position at `now`, by CastClient's rule (`MediaStatusSnapshot`): the same
     /// number castctl prints for the same status and moment.
+    /// While reconnecting the clock stands where the link dropped.
     public func position(at now: ContinuousClock.Instant) -> Double {
-        snapshot?.streamPosition(at: now) ?? 0
+        if let frozenPosition { return frozenPosition }
+        return snapshot?.streamPosition(at: now) ?? 0
     }
     public var position: Double { position(at: .now) }
 
@@ -43,8 +79,16 @@ extension AppModel {
     }
     public var selectedRate: Double { Self.rateSegment(for: playbackRate) }
 
-    public var volumeLevel: Double { mediaStatus?.volume?.level ?? 1 }
-    public var isMuted: Bool { mediaStatus?.volume?.muted ?? false }
+    /// The device's volume (RECEIVER_STATUS), as Google's Cast dialog shows it: set by any
+    /// sender, the TV remote or a phone, it shows here.
+    public var deviceVolume: Volume? {
+        _ = statusRevision
+        return session?.receiverStatus?.volume
+    }
+    public var volumeLevel: Double { deviceVolume?.level ?? 1 }
+    public var isMuted: Bool { deviceVolume?.muted ?? false }
+    /// A device with fixed volume (an AV receiver's HDMI input) cannot be changed from here.
+    public var hasFixedVolume: Bool { deviceVolume?.controlType == "fixed" }
 
     public var textTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .text } }
     public var audioTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .audio } }
@@ -69,7 +113,7 @@ extension AppModel {
     /// The ad banner at `now`: the clip's clock comes from CastClient's rule (1× from
     /// `currentBreakClipTime` while playing).
     public func adState(at now: ContinuousClock.Instant) -> AdState? {
-        guard let snapshot, let b = snapshot.status?.breakStatus,
+        guard !isReconnecting, let snapshot, let b = snapshot.status?.breakStatus,
               let clipTime = snapshot.breakClipTime(at: now) else { return nil }
         let brk = media?.breaks?.first { $0.id == b.breakId }
         let clipIDs = brk?.breakClipIds ?? []

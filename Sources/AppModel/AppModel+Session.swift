@@ -2,8 +2,9 @@ import CastClient
 import CastProtocol
 
 extension AppModel {
-    /// Connects (joining whatever runs there), then follows the session's state and media
-    /// statuses. The Default Media Receiver is launched only when the first media is loaded.
+    /// Connects (joining whatever runs there), then follows the session's state, the device's
+    /// status and the media statuses. The Default Media Receiver is launched only when the
+    /// first media is loaded.
     public func connect(to device: DeviceInfo) async {
         if case .connected(let id) = connection, id == device.id { return }
         // The current session stays until the new one works: a mistyped or unreachable
@@ -18,8 +19,7 @@ extension AppModel {
         let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration)
         do {
             let status = try await session.connect()
-            let running = (status.applications ?? []).filter { $0.isIdleScreen != true }
-            if !running.isEmpty {
+            if Self.mediaApp(in: status) != nil {
                 _ = try await session.join()
                 _ = try? await session.media.requestStatus()
             }
@@ -28,7 +28,7 @@ extension AppModel {
             if case .connecting(let id) = connection, id == device.id {
                 connection = self.session != nil ? previous : .disconnected
             }
-            post(tr("Could not connect to {0}: {1}", device.friendlyName, Self.describe(error)))
+            fail(error, device: device.friendlyName, retry: device.id)
             return
         }
         guard case .connecting(let id) = connection, id == device.id else {
@@ -45,6 +45,12 @@ extension AppModel {
         if !pendingFiles.isEmpty { await castFiles(pendingFiles) }
     }
 
+    /// Connects again to a device a toast offered ("Try Again").
+    public func retry(deviceID: String) async {
+        guard let device = devices.first(where: { $0.id == deviceID }) else { return }
+        await connect(to: device)
+    }
+
     /// Leaves the session (the receiver app keeps playing for other senders).
     public func disconnect() async {
         let old = session
@@ -53,10 +59,42 @@ extension AppModel {
         if let old { await old.leave() }
     }
 
+    /// The name of the device of the current session (connected or reconnecting).
+    public var sessionDeviceName: String? {
+        guard let id = sessionDeviceID else { return nil }
+        return devices.first { $0.id == id }?.friendlyName
+    }
+
+    var sessionDeviceID: String? {
+        switch connection {
+        case .connected(let id), .reconnecting(let id): id
+        case .connecting, .disconnected: nil
+        }
+    }
+
+    public var isReconnecting: Bool { if case .reconnecting = connection { true } else { false } }
+
+    /// An app on the device that speaks the media namespace (not the idle screen).
+    static func mediaApp(in status: ReceiverStatus?) -> ReceiverApplication? {
+        (status?.applications ?? []).first {
+            $0.isIdleScreen != true && $0.handles(CastNamespace.mediaURN)
+        }
+    }
+
+    /// The app running on the device that CastDeck cannot control (no media namespace), by
+    /// its display name: "YouTube is running on Living Room TV".
+    public var foreignApp: String? {
+        _ = statusRevision
+        guard isConnected, let status = session?.receiverStatus, Self.mediaApp(in: status) == nil else { return nil }
+        guard let app = (status.applications ?? []).first(where: { $0.isIdleScreen != true }) else { return nil }
+        return app.displayName ?? app.appId
+    }
+
     private func follow(_ session: CastSession, name: String) {
         let media = session.media
         let states = session.stateUpdates()
         let verdicts = session.authenticationUpdates()
+        let receiver = session.receiverStatusUpdates()
         sessionTasks = [
             Task { [weak self] in
                 for await verdict in verdicts {
@@ -71,40 +109,107 @@ extension AppModel {
                 }
             },
             Task { [weak self] in
-                // The session is over for good when it disconnects for any reason but our own.
-                for await state in states {
-                    guard case .disconnected(let reason?) = state else { continue }
-                    if case .closedByUser = reason { continue }
+                for await status in receiver {
                     guard let self, self.session === session else { return }
-                    self.sessionEnded(tr("The connection to {0} was lost.", name))
-                    return
+                    self.statusRevision += 1
+                    await self.followDevice(session, status)
+                }
+            },
+            Task { [weak self] in
+                for await state in states {
+                    guard let self, self.session === session else { return }
+                    if self.sessionStateChanged(state, session: session, name: name) { return }
                 }
             },
         ]
     }
 
+    /// Folds one session state into the connection; true when the session is over.
+    private func sessionStateChanged(_ state: SessionState, session: CastSession, name: String) -> Bool {
+        let id = session.deviceID
+        switch state {
+        case .resuming:
+            // The link dropped: freeze the clock where it was and say so.
+            if case .connected = connection {
+                frozenPosition = position(at: .now)
+                connection = .reconnecting(deviceID: id)
+            }
+        case .connected:
+            if case .reconnecting = connection {
+                frozenPosition = nil
+                connection = .connected(deviceID: id)
+                statusRevision += 1
+                Task { _ = try? await session.media.requestStatus() }
+            }
+        case .connecting:
+            break
+        case .disconnected(nil), .disconnected(.closedByUser?):
+            break
+        case .disconnected(.sessionEnded?):
+            // The app on the device ended (stopped by anyone, or replaced); the link stays and
+            // the device's status keeps coming, so the window follows whatever starts next.
+            statusRevision += 1
+        case .disconnected(.reconnectFailed?):
+            sessionEnded(tr("{0} did not answer. Check that it is on and on this network.", name),
+                         detail: state.description, retry: id)
+            return true
+        case .disconnected(let reason?):
+            sessionEnded(tr("The connection to {0} was lost.", name), detail: reason.description, retry: id)
+            return true
+        }
+        return false
+    }
+
+    /// Follows the device rather than one app session: when media starts there while we are
+    /// joined to nothing (another sender launched it, or the device restarted), join it.
+    private func followDevice(_ session: CastSession, _ status: ReceiverStatus) async {
+        guard case .connected = connection, await session.sessionInfo == nil,
+              Self.mediaApp(in: status) != nil else { return }
+        do {
+            _ = try await session.join()
+            _ = try? await session.media.requestStatus()
+        } catch {
+            // The app ended again before we joined; the next status tries once more.
+        }
+    }
+
     private func statusChanged() {
         statusRevision += 1
+        rememberLoad()
         followLocalCast()
         resolveArtwork()
+    }
+
+    /// Remembers what plays for "Play Again" (ours, or another sender's).
+    private func rememberLoad() {
+        guard let status = mediaStatus, status.playerState != .idle, let media = status.effectiveMedia else { return }
+        if let cast = localCast, cast.media.contentId == media.contentId {
+            if case .file? = lastLoad { return }
+        } else if case .media(let known)? = lastLoad, known.contentId == media.contentId {
+            return
+        } else {
+            lastLoad = .media(media)
+        }
     }
 
     private func forgetSession() {
         for task in sessionTasks { task.cancel() }
         sessionTasks = []
         session = nil
+        lastLoad = nil
         authentication = .notChecked
+        frozenPosition = nil
         endLocalCast()
         statusRevision += 1
         artworkPath = nil
         artworkKey = nil
     }
 
-    private func sessionEnded(_ message: String) {
+    private func sessionEnded(_ message: String, detail: String?, retry deviceID: String) {
         let old = session
         forgetSession()
         connection = .disconnected
-        post(message)
+        post(message, detail: detail, retry: deviceID)
         if let old { Task { await old.leave() } }
     }
 

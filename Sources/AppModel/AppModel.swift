@@ -34,11 +34,32 @@ public final class AppModel {
         case disconnected
         case connecting(deviceID: String)
         case connected(deviceID: String)
+        /// The link to the device dropped; CastClient is rejoining. The window freezes the
+        /// clock, makes the transport insensitive and offers Disconnect.
+        case reconnecting(deviceID: String)
+    }
+
+    /// What the player shows for the loaded (or last loaded) media.
+    public enum PlaybackPhase: Equatable, Sendable {
+        /// Nothing loaded on the device (or not connected).
+        case nothing
+        case playing, paused, buffering
+        /// The media played to its end (IDLE/FINISHED).
+        case finished
+        /// Stopped by us, another sender or the device (IDLE/CANCELLED or INTERRUPTED).
+        case stopped
+        /// The receiver could not play it (IDLE/ERROR).
+        case failed
     }
 
     public enum DiscoveryState: Equatable, Sendable {
         case starting
         case browsing
+        /// Avahi (avahi-daemon) is not running, so nothing can be found on the network.
+        case avahiNotRunning
+        /// Searching the network is turned off (CASTDECK_NO_DISCOVERY).
+        case off
+        /// Browsing failed for another reason (the technical detail).
         case unavailable(reason: String)
     }
 
@@ -63,7 +84,12 @@ public final class AppModel {
     /// A user-readable message for a toast; `serial` grows with every new message.
     public struct Notice: Equatable, Sendable {
         public var serial: Int
+        /// One translated sentence a person can act on.
         public var text: String
+        /// The technical detail (error text, errno, protocol names), shown behind "Details".
+        public var detail: String?
+        /// A device the toast offers to connect to again ("Try Again").
+        public var retryDeviceID: String?
     }
 
     // MARK: state
@@ -80,6 +106,10 @@ public final class AppModel {
     public internal(set) var notice: Notice?
     /// Whether the connected device proved it is a genuine Cast device (CastClient's verdict).
     public internal(set) var authentication: DeviceAuthentication = .notChecked
+    /// What was loaded last, for "Play Again" once it has finished or stopped.
+    @ObservationIgnored var lastLoad: LastLoad?
+    /// The content position when the link dropped: the clock stands still while reconnecting.
+    @ObservationIgnored var frozenPosition: Double?
     /// Files chosen while no device was connected: cast as soon as one is (AppModel+LocalFiles).
     public internal(set) var pendingFiles: [String] = []
     /// The style being edited (previewed locally; Apply sends it).
@@ -103,6 +133,8 @@ public final class AppModel {
     /// Shows the window's file chooser (AppAction.chooseFiles); what is chosen goes to
     /// `castFiles`. Nil where there is no window (headless tests, MPRIS alone).
     @ObservationIgnored public var filePicker: (@MainActor () -> Void)?
+    /// Asks for a link to cast (AppAction.chooseLink); what is entered goes to `castLink`.
+    @ObservationIgnored public var linkPrompt: (@MainActor () -> Void)?
     /// Serves files from this computer to the device; started on the first local cast.
     @ObservationIgnored public var mediaShare = MediaShare()
     /// The local file being cast, and whether a status has shown it on the device yet.
@@ -125,17 +157,25 @@ public final class AppModel {
 
     // MARK: notices
 
-    public func post(_ text: String) {
-        notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text)
+    /// Shows `text` in a toast. The same sentence again while its toast may still be up
+    /// replaces it instead of stacking a copy.
+    public func post(_ text: String, detail: String? = nil, retry deviceID: String? = nil) {
+        notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text, detail: detail, retryDeviceID: deviceID)
     }
 
     /// A sentence a person can act on. Errors that are `CustomStringConvertible` are expected to
     /// carry such a sentence (CastClient's typed errors do).
     public static func describe(_ error: any Error) -> String {
-        if case CastClientError.commandNotSupported(command: "SET_PLAYBACK_RATE")? = error as? CastClientError {
-            return tr("This receiver cannot change the playback speed.")
-        }
+        if let e = error as? CastClientError { return explain(e) }
         if let e = error as? any CustomStringConvertible { return e.description }
         return tr("The receiver refused the request.")
     }
+}
+
+/// What was loaded last, so "Play Again" can load it again.
+enum LastLoad: Sendable {
+    /// A link or the sample.
+    case media(MediaInformation)
+    /// A file from this computer (shared anew: its old tokens ended with the cast).
+    case file(String)
 }

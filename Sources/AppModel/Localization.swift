@@ -5,10 +5,21 @@ public enum Localization {
     nonisolated(unsafe) public static var translate: @Sendable (String) -> String = { $0 }
 }
 
+extension Localization {
+    /// `text` with Western digits in the UI language's digits (the translation of
+    /// "0123456789"; Persian gives ۰۱۲۳۴۵۶۷۸۹).
+    public static func localizeDigits(_ text: String) -> String {
+        let d = Array(translate("0123456789"))
+        guard d.count == 10, d.first != "0" else { return text }
+        return String(text.map { c in c.isASCII ? (c.wholeNumberValue.map { d[$0] } ?? c) : c })
+    }
+}
+
 func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
     var out = Localization.translate(message)
     for (i, a) in args.enumerated() {
-        out = out.split(separator: "{\(i)}", omittingEmptySubsequences: false).joined(separator: a.description)
+        let text = (a is any BinaryInteger || a is any BinaryFloatingPoint) ? Localization.localizeDigits(a.description) : a.description
+        out = out.split(separator: "{\(i)}", omittingEmptySubsequences: false).joined(separator: text)
     }
     return out
 }

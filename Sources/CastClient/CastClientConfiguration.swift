@@ -31,14 +31,34 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var jitter: Double
     /// Give up after this many failed attempts (nil = never).
     public var maxAttempts: Int?
+    /// Give up once this long has passed since the link dropped (nil = never).
+    public var giveUpAfter: Duration?
+    /// For this long after the link drops, attempts come at most `eagerDelay` apart: a TV
+    /// that restarts or a Wi-Fi link that returns is usually back within a minute, and the
+    /// window should follow it within seconds, not after a long backoff.
+    public var eagerPeriod: Duration
+    public var eagerDelay: Duration
     public var enabled: Bool
 
-    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2, maxAttempts: Int? = 20, enabled: Bool = true) {
+    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2,
+                maxAttempts: Int? = nil, giveUpAfter: Duration? = .seconds(300),
+                eagerPeriod: Duration = .seconds(60), eagerDelay: Duration = .seconds(2), enabled: Bool = true) {
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.jitter = min(max(jitter, 0), 1)
         self.maxAttempts = maxAttempts
+        self.giveUpAfter = giveUpAfter
+        self.eagerPeriod = eagerPeriod
+        self.eagerDelay = eagerDelay
         self.enabled = enabled
+    }
+
+    /// The delay before attempt `n` when `elapsed` has passed since the link dropped: eager
+    /// (capped at `eagerDelay`) in the first `eagerPeriod`, then the doubling backoff.
+    public func delay(attempt n: Int, elapsed: Duration, random: Double = Double.random(in: 0..<1)) -> Duration {
+        let backoff = delay(attempt: n, random: random)
+        guard elapsed < eagerPeriod else { return backoff }
+        return min(backoff, eagerDelay)
     }
 
     public static let disabled = ReconnectPolicy(enabled: false)

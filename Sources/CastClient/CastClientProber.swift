@@ -20,11 +20,14 @@ public struct CastClientProber: DeviceProber {
         configuration.reconnect.enabled = false
         configuration.sessionStore = nil
         let session = CastSession(device: address, configuration: configuration)
+        // The name from the setup API, asked beside the Cast connection.
+        async let setup = DeviceSetupInfo.fetch(address, timeout: min(timeout, .seconds(3)))
         do {
             let status = try await session.connect()
             await session.disconnect()
-            let app = status.applications?.first
-            return ProbeResult(statusText: app?.statusText ?? app?.displayName)
+            let app = status.applications?.first(where: { $0.isIdleScreen != true }) ?? status.applications?.first
+            let info = await setup
+            return ProbeResult(friendlyName: info?.name, model: info?.model, statusText: app?.statusText ?? app?.displayName)
         } catch {
             await session.disconnect()
             throw error

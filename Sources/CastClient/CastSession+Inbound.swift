@@ -72,23 +72,37 @@ extension CastSession {
         let policy = configuration.reconnect
         var attempt = 0
         var lastError = firstReason.description
+        let started = ContinuousClock.now
         while !Task.isCancelled {
             attempt += 1
+            let elapsed = ContinuousClock.now - started
             if let max = policy.maxAttempts, attempt > max {
                 setState(.disconnected(.reconnectFailed(attempts: attempt - 1, lastError: lastError)))
                 return
             }
-            try? await Task.sleep(for: policy.delay(attempt: attempt))
+            if let limit = policy.giveUpAfter, elapsed > limit {
+                setState(.disconnected(.reconnectFailed(attempts: attempt - 1, lastError: lastError)))
+                return
+            }
+            try? await Task.sleep(for: policy.delay(attempt: attempt, elapsed: elapsed))
             if Task.isCancelled { return }
             logger.debug("reconnecting", metadata: ["cast.attempt": "\(attempt)"])
             do {
                 let status = try await connectPlatform(resuming: true)
                 let apps = status.applications ?? []
-                if let same = apps.first(where: { $0.sessionId == sessionID }) ?? apps.first(where: { $0.appId.uppercased() == appID.uppercased() }) {
+                let running = apps.filter { $0.isIdleScreen != true }
+                if let same = running.first(where: { $0.sessionId == sessionID })
+                    ?? running.first(where: { $0.appId.uppercased() == appID.uppercased() })
+                    ?? running.first(where: { $0.handles(CastNamespace.mediaURN) }) {
+                    // Ours, or what another sender started meanwhile: follow the device.
                     _ = try await joinApp(same)
-                } else {
+                } else if running.isEmpty {
                     // The device lost the session (it restarted): start the same app again.
                     _ = try await launch(appID: appID.uppercased())
+                } else {
+                    // An app we cannot control took over: stay linked to the device.
+                    wantedApp = nil
+                    setState(.disconnected(.sessionEnded))
                 }
                 reconnectTask = nil
                 return

@@ -75,22 +75,7 @@ struct CastCommand: AsyncParsableCommand {
     }
 
     static func guessContentType(_ url: String) -> String {
-        let ext = (URL(string: url)?.pathExtension ?? "").lowercased()
-        switch ext {
-        case "mp4", "m4v": return "video/mp4"
-        case "webm": return "video/webm"
-        case "mkv": return "video/x-matroska"
-        case "m3u8": return "application/x-mpegURL"
-        case "mpd": return "application/dash+xml"
-        case "mp3": return "audio/mpeg"
-        case "m4a", "aac": return "audio/mp4"
-        case "ogg", "oga": return "audio/ogg"
-        case "flac": return "audio/flac"
-        case "wav": return "audio/wav"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "png": return "image/png"
-        default: return "video/mp4"
-        }
+        MediaFormat.contentType(forLink: url)
     }
 
     struct AdBreakFile: Decodable {

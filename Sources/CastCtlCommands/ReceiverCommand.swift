@@ -28,8 +28,13 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Option(help: "TCP port; 0 picks a free one.")
     var port: Int = 8009
 
-    @Option(help: "Friendly name senders show.")
+    @Option(help: "Friendly name senders show (also served by the setup API).")
     var name: String = "CastDeck Simulator"
+
+    @Option(name: .customLong("setup-port"), help: ArgumentHelp(
+        "Serve /setup/eureka_info (name, model) over HTTP on this port, as a device does on 8008; 0 turns it off. Default: 8008 when --port is 8009, otherwise off.",
+        valueName: "port"))
+    var setupPort: Int?
 
     @Option(help: "Device UUID (32 hex digits, dashes allowed). Random by default.")
     var uuid: String?
@@ -104,6 +109,13 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.host = host
         config.port = port
         config.friendlyName = name
+        switch setupPort {
+        case nil: config.setupPort = port == 8009 ? 8008 : nil
+        case 0?: config.setupPort = nil
+        case let p?:
+            guard (1...65535).contains(p) else { throw ValidationError("--setup-port must be between 0 and 65535.") }
+            config.setupPort = p
+        }
         if let uuid { config.uuid = uuid.lowercased() }
         config.model = model
         config.fetchMedia = fetchMedia

@@ -1,3 +1,4 @@
+import AppModel
 import GtkInterop
 
 /// "Add Device by Address" (add-device-dialog.ui): an entry for host, host:port or [v6]:port.
@@ -10,7 +11,17 @@ enum AddDeviceDialog {
         guard let ui = try? Builder(resource: resource) else { return }
         let dialog: MessageDialog = ui.get("dialog")
         let entry: Entry = ui.get("address")
+        let problem: Label = ui.get("problem")
         dialog.asWindow.setTransientFor(parent)
+        // The address is checked as it is typed: what is wrong shows here, and Add stays off.
+        dialog.setResponseEnabled("add", false)
+        entry.onChanged {
+            let text = entry.text.trimmingCharacters(in: .whitespaces)
+            let message = text.isEmpty ? nil : AppModel.addressProblem(text)
+            dialog.setResponseEnabled("add", !text.isEmpty && message == nil)
+            problem.text = message ?? ""
+            problem.isVisible = message != nil
+        }
         dialog.onResponse { response in
             if response == "add" { onAdd(entry.text) }
         }

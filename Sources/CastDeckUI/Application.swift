@@ -118,7 +118,7 @@ public final class CastDeckApplication {
             model.post(tr("Settings schema {0} is not installed; preferences will not be kept.", Self.appID))
         }
         if let browser = services.browser { model.startBrowsing(browser) }
-        else { model.apply(.unavailable(reason: tr("Device discovery is not available in this build."))) }
+        else { model.searchingIsOff() }
         Task { await self.startOptions(model) }
     }
 
@@ -129,7 +129,7 @@ public final class CastDeckApplication {
                 model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: paths.sampleArtwork)
                 model.apply(.found(device))
             } catch {
-                model.post(tr("The demo receiver could not start: {0}", AppModel.describe(error)))
+                model.post(tr("The demo receiver could not start."), detail: String(describing: error))
             }
         }
         if let address = options.device, let device = model.addDevice(address: address) {

@@ -19,6 +19,8 @@ final class DeviceList {
     let sessionGroup: PreferencesGroup
     let sessionRow: ActionRow
     let castSample: Button
+    let castActions: Box
+    let volumeControl: VolumeControl
     let trust: Label
     var parent: Window?
     var renderedDevices: [DeviceInfo] = []
@@ -35,11 +37,17 @@ final class DeviceList {
         sessionGroup = ui.get("session-group")
         sessionRow = ui.get("session-row")
         castSample = ui.get("cast-sample")
+        castActions = ui.get("cast-actions")
+        volumeControl = VolumeControl(model: model, slider: ui.get("device-volume"), mute: ui.get("device-mute"))
         trust = ui.get("trust")
-        ui.get("add-device", as: Button.self).onClicked { [unowned self] in
-            AddDeviceDialog.present(parent: self.parent) { [unowned self] text in
-                if let device = self.model.addDevice(address: text) { self.pick(device) }
-            }
+        for id in ["add-device", "add-device-empty"] {
+            ui.get(id, as: Button.self).onClicked { [unowned self] in self.addByAddress() }
+        }
+    }
+
+    func addByAddress() {
+        AddDeviceDialog.present(parent: parent) { [unowned self] text in
+            if let device = self.model.addDevice(address: text) { self.pick(device) }
         }
     }
 
@@ -53,15 +61,22 @@ final class DeviceList {
         let connection = model.connection
         // Empty state: say why nothing is listed and what to do.
         switch model.discoveryState {
-        case .unavailable(let reason):
+        case .avahiNotRunning:
             empty.set(title: tr("Cannot Search for Devices"),
-                      description: reason + "\n" + tr("Start the Avahi daemon (avahi-daemon), or add a device by its address."))
+                      description: tr("Avahi, the service that finds devices on the network, is not running. Start avahi-daemon, or add a device by its address."))
+        case .off:
+            empty.set(title: tr("No Devices Added"),
+                      description: tr("Searching the network is turned off. Add a device by its address."))
+        case .unavailable:
+            empty.set(title: tr("Cannot Search for Devices"),
+                      description: tr("Searching the network failed. Add a device by its address."))
         case .starting, .browsing:
             empty.set(title: tr("No Cast Devices Found"),
                       description: tr("Make sure the device is switched on and on the same network as this computer, or add it by its address."))
         }
         empty.isVisible = devices.isEmpty
         group.isVisible = !devices.isEmpty
+        ui.get("add-device", as: Button.self).isVisible = !devices.isEmpty
         group.setDescription(devices.isEmpty ? "" : ntr("{0} device", "{0} devices", devices.count, devices.count))
         guard devices != renderedDevices || connection != renderedConnection else { return }
         renderedDevices = devices
@@ -76,17 +91,28 @@ final class DeviceList {
         let row: ActionRow = ui.get("row")
         list.append(row)
         row.title = d.friendlyName
-        var sub = d.model
-        if let status = d.statusText, !status.isEmpty { sub += " · " + status }
-        row.subtitle = sub
+        // The port when it is not the usual one, so two receivers on one host tell apart.
+        var parts: [String] = []
+        if d.origin != .demo, d.port != 8009, !d.friendlyName.hasSuffix(":\(d.port)") {
+            parts.append(d.host.contains(":") ? "[\(d.host)]:\(d.port)" : "\(d.host):\(d.port)")
+        }
+        if !d.model.isEmpty { parts.append(d.model) }
+        if let status = d.statusText, !status.isEmpty { parts.append(status) }
+        row.subtitle = parts.map { isolateLTRIfAddress($0) }.joined(separator: " · ")
         let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
         let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
         icon.setIconName(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")
         groupBadge.isVisible = d.isGroup
-        let isConnecting = connection == .connecting(deviceID: d.id)
+        let isConnecting = connection == .connecting(deviceID: d.id) || connection == .reconnecting(deviceID: d.id)
         let isConnected = connection == .connected(deviceID: d.id)
         spinner.isVisible = isConnecting
         check.isVisible = isConnected
+        if d.origin == .added && !isConnected && !isConnecting {
+            let forget: Button = ui.get("forget")
+            forget.isVisible = true
+            forget.setAccessibleDescription(d.friendlyName)
+            forget.onClicked { [unowned self] in self.model.forget(d) }
+        }
         if !isConnecting && !isConnected {
             busy.isVisible = d.isBusy
             let button: Button = ui.get("connect")
@@ -109,9 +135,22 @@ final class DeviceList {
         sessionGroup.isVisible = connected != nil
         if let connected {
             sessionRow.title = tr("Connected to {0}", connected.friendlyName)
-            sessionRow.subtitle = model.hasMedia ? tr("Now playing {0}", model.title) : tr("Nothing is playing")
+            if model.hasMedia {
+                sessionRow.subtitle = tr("Now playing {0}", model.title)
+            } else if let app = model.foreignApp {
+                sessionRow.subtitle = tr("{0} is running on this device. CastDeck cannot control it, but you can cast something else.", app)
+            } else {
+                sessionRow.subtitle = tr("Nothing is playing")
+            }
         }
+        castActions.isVisible = connected != nil && !model.hasMedia
+        if connected != nil { volumeControl.render() }
         castSample.isVisible = model.sampleMedia != nil
         TrustMark.render(trust, connected == nil ? .unknown : model.trust)
     }
+}
+
+/// Addresses ("10.0.0.2:8009") stay left-to-right inside right-to-left text.
+func isolateLTRIfAddress(_ s: String) -> String {
+    s.first.map { $0.isASCII && ($0.isNumber || $0 == "[") } == true ? isolateLTR(s) : s
 }

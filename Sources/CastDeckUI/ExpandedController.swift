@@ -13,7 +13,14 @@ final class ExpandedController {
     let actions: ModelActions
     let ui: Builder
     let root: Box
+    let controls: Box
+    let artStack: Stack
+    let artPlaceholder: Image
     let artwork: Picture
+    let deviceLabel: Label
+    let ended: Box
+    let endedLabel: Label
+    let transport: Box
     let titleLabel: Label
     let subtitleLabel: Label
     let trustLabel: Label
@@ -30,11 +37,15 @@ final class ExpandedController {
     let tracksButton: MenuButton
     let styleButton: Button
     let tracks: TracksPopover
+    let volumeControl: VolumeControl
     var parent: Window?
     /// True while render() writes into sliders, so their change handlers ignore it.
     var updating = false
     var seekDebounce: UInt32 = 0
-    var volumeDebounce: UInt32 = 0
+    /// True while the pointer holds the seek bar: the target time shows, one seek goes on release.
+    var seekDragging = false
+    /// The layout last applied (see `layout(width:height:)`).
+    var appliedLayout: Layout?
     var renderedArtwork: String?
     lazy var styleEditor = StyleEditor(model: model)
 
@@ -43,7 +54,14 @@ final class ExpandedController {
         self.actions = actions
         ui = try Builder(resource: Self.resource)
         root = ui.get("root")
+        controls = ui.get("controls")
+        artStack = ui.get("art-stack")
+        artPlaceholder = ui.get("art-placeholder")
         artwork = ui.get("artwork")
+        deviceLabel = ui.get("device")
+        ended = ui.get("ended")
+        endedLabel = ui.get("ended-label")
+        transport = ui.get("transport")
         titleLabel = ui.get("title")
         subtitleLabel = ui.get("subtitle")
         trustLabel = ui.get("trust")
@@ -60,34 +78,104 @@ final class ExpandedController {
         tracksButton = ui.get("tracks")
         styleButton = ui.get("style")
         tracks = try TracksPopover(model: model)
+        volumeControl = VolumeControl(model: model, slider: volume, mute: muteButton)
         tracksButton.setPopover(tracks.popover)
         connectSignals()
         markers.setDrawFunc { [unowned self] cr, w, h in self.drawMarkers(cr, w, h) }
     }
 
     func connectSignals() {
-        // Slider moves (pointer, keyboard or assistive technology) are sent once they settle.
+        // The seek bar sends one seek: when the pointer lets go after a drag (the time shows the
+        // target meanwhile), or once keyboard or assistive-technology changes settle.
+        seek.onPointerButton { [unowned self] down in
+            if down {
+                self.seekDragging = true
+                GLibSource.remove(self.seekDebounce)
+                self.seekDebounce = 0
+            } else if self.seekDragging {
+                self.seekDragging = false
+                self.sendSeek()
+            }
+        }
         seek.onValueChanged { [unowned self] in
             guard !self.updating else { return }
+            if self.seekDragging {
+                self.showSeekTarget()
+                return
+            }
             GLibSource.remove(self.seekDebounce)
-            self.seekDebounce = GLibSource.timeout(ms: 250) { [unowned self] in
+            self.seekDebounce = GLibSource.timeout(ms: 400) { [unowned self] in
                 self.seekDebounce = 0
-                let target = self.seek.value
-                Task { await self.model.perform(.seekTo(target)); self.render() }
+                self.sendSeek()
                 return false
             }
-        }
-        volume.onValueChanged { [unowned self] in
-            guard !self.updating else { return }
-            GLibSource.remove(self.volumeDebounce)
-            self.volumeDebounce = GLibSource.timeout(ms: 150) { [unowned self] in
-                self.volumeDebounce = 0
-                let level = self.volume.value
-                Task { await self.model.perform(.setVolume(level)) }
-                return false
-            }
+            self.showSeekTarget()
         }
         styleButton.onClicked { [unowned self] in self.styleEditor.present(parent: self.parent) }
+    }
+
+    private func sendSeek() {
+        let target = seek.value
+        Task { await self.model.perform(.seekTo(target)); self.render() }
+    }
+
+    /// While the seek bar is held: the time it would seek to, in place of the elapsed time.
+    private func showSeekTarget() {
+        let d = max(model.duration ?? 0, 0)
+        elapsed.text = isolateLTR(localizedTime(seek.value))
+        remaining.text = d > 0 ? isolateLTR("\u{2212}" + localizedTime(max(0, d - seek.value))) : ""
+    }
+
+    // MARK: layout
+
+    /// Narrow (phones, ≤ 560 px): one column, artwork as wide as the window. Medium: one column
+    /// up to 560 px wide, artwork sized by the height left for it. Wide (≥ 1000 px): artwork and
+    /// controls side by side, the artwork growing with the window.
+    enum Layout: Equatable {
+        case narrow(art: Int32, controls: Int32)
+        case medium(art: Int32, controls: Int32)
+        case wide(art: Int32, controls: Int32)
+    }
+
+    static func layout(width: Int, height: Int) -> Layout {
+        let h = max(height, 400)
+        if width >= 1000 {
+            // Margins 2 × 24, spacing 36 and some slack for the scroll bar.
+            let avail = width - 48 - 36 - 16
+            let art = min(avail * 58 / 100, 1100, (h - 160) * 16 / 9)
+            return .wide(art: Int32(art), controls: Int32(min(avail - art, 520)))
+        }
+        let w = max(width - (width <= 560 ? 24 : 36) - 8, 240)
+        if width <= 560 {
+            return .narrow(art: Int32(min(w, max(h - 520, 120) * 16 / 9).clamped(160, 720)), controls: Int32(w))
+        }
+        let art = min(w, 640, max(h - 500, 180) * 16 / 9)
+        return .medium(art: Int32(art), controls: Int32(min(w, 560)))
+    }
+
+    func layout(width: Int, height: Int) {
+        let new = Self.layout(width: width, height: height)
+        guard new != appliedLayout else { return }
+        appliedLayout = new
+        let art: Int32, column: Int32
+        switch new {
+        case .narrow(let a, let c):
+            art = a; column = c
+            root.isVertical = true
+            root.setMargins(12)
+        case .medium(let a, let c):
+            art = a; column = c
+            root.isVertical = true
+            root.setMargins(18)
+        case .wide(let a, let c):
+            art = a; column = c
+            root.isVertical = false
+            root.setMargins(24)
+        }
+        root.spacing = root.isVertical ? 18 : 36
+        artStack.setSizeRequest(width: art, height: art * 9 / 16)
+        artPlaceholder.pixelSize = max(64, art / 5)
+        controls.setSizeRequest(width: column, height: -1)
     }
 
     // MARK: rendering
@@ -97,16 +185,29 @@ final class ExpandedController {
         defer { updating = false }
         titleLabel.text = model.title
         subtitleLabel.text = model.subtitle
+        subtitleLabel.isVisible = !model.subtitle.isEmpty
+        deviceLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? ""
         TrustMark.render(trustLabel, model.trust)
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
             artwork.setFile(renderedArtwork)
+            artStack.visibleChildName = renderedArtwork == nil ? "placeholder" : "artwork"
+        }
+        artPlaceholder.setIconName(model.isAudio ? "audio-x-generic-symbolic" : "video-x-generic-symbolic")
+        // Finished or stopped: say so and offer Play Again instead of a transport that cannot work.
+        let phase = model.phase
+        let over = phase == .finished || phase == .stopped || phase == .failed
+        ended.isVisible = over
+        transport.isVisible = !over
+        switch phase {
+        case .finished: endedLabel.text = tr("Finished")
+        case .stopped: endedLabel.text = tr("Stopped")
+        case .failed: endedLabel.text = tr("Could not play")
+        default: endedLabel.text = ""
         }
         renderPlayButton(playButton, playing: model.isPlaying)
-        muteButton.iconName = model.isMuted ? "audio-volume-muted-symbolic" : "audio-volume-high-symbolic"
         // Sliders and the two menu-like buttons are not actions; they follow the same table.
-        volume.isSensitive = model.isEnabled(.setVolume)
-        if volumeDebounce == 0, abs(volume.value - model.volumeLevel) > 0.001 { volume.value = model.volumeLevel }
+        volumeControl.render()
         tracks.render()
         tracksButton.isSensitive = model.isEnabled(.selectTextTrack)
         styleButton.isSensitive = model.isEnabled(.applyStyle)
@@ -123,23 +224,25 @@ final class ExpandedController {
         let d = max(model.duration ?? 0, 0)
         let pos = model.position
         // Unknown duration (live, or not reported): no seek bar position and no remaining time.
-        seek.setRange(0, d > 0 ? d : 1)
-        if seekDebounce == 0 { seek.value = d > 0 ? pos : 0 }
         seek.isSensitive = model.isEnabled(.seekTo)
-        elapsed.text = isolateLTR(formatTime(pos))
-        remaining.text = d > 0 ? isolateLTR("\u{2212}" + formatTime(max(0, d - pos))) : ""
         markers.queueDraw()
+        if seekDebounce == 0 && !seekDragging {
+            seek.setRange(0, d > 0 ? d : 1)
+            seek.value = d > 0 ? pos : 0
+            elapsed.text = isolateLTR(localizedTime(pos))
+            remaining.text = d > 0 ? isolateLTR("\u{2212}" + localizedTime(max(0, d - pos))) : ""
+        }
 
         if let ad = model.adState {
             adBanner.isVisible = true
-            adLabel.text = tr("Ad {0} of {1} · {2}", ad.clipIndex, ad.clipCount, isolateLTR(formatTime(ad.remaining)))
+            adLabel.text = tr("Ad {0} of {1} · {2}", ad.clipIndex, ad.clipCount, isolateLTR(localizedTime(ad.remaining)))
             if let n = ad.skippableIn {
-                skipButton.label = n > 0 ? tr("Skip ad in {0}", Int(n)) : tr("Skip ad")
+                skipButton.label = n > 0 ? tr("Skip Ad in {0}", Int(n)) : tr("Skip Ad")
                 skipButton.isVisible = true
             } else {
                 skipButton.isVisible = false
             }
-            skipButton.setAccessibleName(tr("Skip ad"))
+            skipButton.setAccessibleName(tr("Skip Ad"))
         } else {
             adBanner.isVisible = false
         }
@@ -166,4 +269,8 @@ final class ExpandedController {
             }
         }
     }
+}
+
+extension Int {
+    func clamped(_ low: Int, _ high: Int) -> Int { Swift.min(Swift.max(self, low), high) }
 }

@@ -17,6 +17,8 @@ public final class MainWindow {
     let back: Button
     let title: WindowTitle
     let miniRevealer: Revealer
+    let reconnectRevealer: Revealer
+    let reconnectLabel: Label
     let devices: DeviceList
     let mini: MiniController
     let expanded: ExpandedController
@@ -36,6 +38,8 @@ public final class MainWindow {
         back = ui.get("back")
         title = ui.get("title")
         miniRevealer = ui.get("mini-revealer")
+        reconnectRevealer = ui.get("reconnect-revealer")
+        reconnectLabel = ui.get("reconnect-label")
         actions = ModelActions(model: model)
         devices = try DeviceList(model: model, settings: settings)
         mini = try MiniController(model: model)
@@ -61,6 +65,19 @@ public final class MainWindow {
 
         actions.install(on: window.asWindow)
         actions.installAccelerators(app)
+        window.asWindow.onKeyCapture { [unowned self] key in self.handleKey(key) }
+        window.asWindow.onWidthChanged { [unowned self] width in
+            self.expanded.layout(width: width, height: self.window.asWindow.defaultSize.height)
+        }
+        window.asWindow.on("notify::default-height") { [unowned self] in
+            let size = self.window.asWindow.defaultSize
+            self.expanded.layout(width: size.width, height: size.height)
+        }
+        model.linkPrompt = { [unowned self] in
+            CastLinkDialog.present(parent: self.window.asWindow) { [unowned self] link in
+                Task { await self.model.castLink(link) }
+            }
+        }
         // "Cast a file" (AppAction.chooseFiles): the chooser is the window's; the files go to the model.
         model.filePicker = { [unowned self] in self.chooseFiles() }
         window.asWindow.onFilesDropped { [unowned self] files in self.cast(files) }
@@ -73,6 +90,7 @@ public final class MainWindow {
         tokens.append(observe { [unowned self] in self.devices.render() })
         tokens.append(observe { [unowned self] in self.renderPages() })
         tokens.append(observe { [unowned self] in self.renderNotice() })
+        tokens.append(observe { [unowned self] in self.renderReconnecting() })
         tokens.append(observe { [unowned self] in
             self.actions.refresh()
             self.mini.render()
@@ -131,6 +149,36 @@ public final class MainWindow {
         title.setTitle(tr("Now Playing"))
     }
 
+    /// Keys that are shortcuts only when the focused widget has no use for them: Space plays
+    /// or pauses unless a button (or a text field) has the focus; Left and Right seek unless a
+    /// slider or text field has it. Escape and Alt+Left go back from the player.
+    func handleKey(_ key: KeyPress) -> Bool {
+        let w = window.asWindow
+        let typing = ["GtkText", "GtkTextView", "GtkEditable"]
+        switch (key.name, key.control, key.alt) {
+        case ("space", false, false):
+            if w.focusIsA(typing + ["GtkButton", "GtkCheckButton", "GtkSwitch", "GtkListBoxRow", "GtkMenuButton", "GtkDropDown"]) { return false }
+            return activate(.togglePlayPause)
+        case ("Left", false, false), ("Right", false, false):
+            if w.focusIsA(typing + ["GtkRange", "GtkSpinButton", "GtkListBoxRow", "GtkButton"]) { return false }
+            let rtl = w.isRightToLeft
+            let back = (key.name == "Left") != rtl
+            return activate(back ? .seekBackward : .seekForward)
+        case ("Escape", false, false), ("Left", false, true):
+            guard isShowingPlayer else { return false }
+            showDevices()
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func activate(_ name: AppAction.Name) -> Bool {
+        guard model.isEnabled(name), let action = name.action() else { return false }
+        Task { await model.perform(action) }
+        return true
+    }
+
     func showDevices() {
         devices.root.isVisible = true
         pages.visibleChildName = "devices"
@@ -157,21 +205,51 @@ public final class MainWindow {
 
     /// Follows the media: the player page opens when media starts (once per session's media),
     /// and closes when it ends.
+    /// The mini controller shows while media is loaded; the player page stays while there is
+    /// something to show there (media, or media that ended and can be played again).
     func renderPages() {
         let hasMedia = model.hasMedia
+        let showsPlayer = model.showsPlayer
         if !isShowingPlayer { setMiniControllerShown(hasMedia) }
         if hasMedia && showPlayerOnMedia && !isShowingPlayer {
             showPlayerOnMedia = false
             showPlayer()
         }
-        if !hasMedia && isShowingPlayer { showDevices() }
+        if !showsPlayer && isShowingPlayer { showDevices() }
         if !hasMedia { showPlayerOnMedia = true }
     }
 
+    func renderReconnecting() {
+        let reconnecting = model.isReconnecting
+        if reconnecting {
+            reconnectLabel.text = tr("Connection lost — reconnecting to {0}…", model.sessionDeviceName ?? tr("the device"))
+            reconnectRevealer.isVisible = true
+        }
+        reconnectRevealer.revealsChild = reconnecting
+        if !reconnecting { reconnectRevealer.isVisible = false }
+    }
+
+    /// A notice as a toast: the sentence, and "Details" when there is more to read (the details
+    /// dialog offers Try Again for a device that could not be reached).
     func renderNotice() {
         guard let n = model.notice, n.serial != lastNotice else { return }
         lastNotice = n.serial
-        toasts.toast(n.text)
+        if n.detail != nil || n.retryDeviceID != nil {
+            toasts.toast(n.text, timeout: 8, button: tr("Details")) { [unowned self] in self.showDetails(n) }
+        } else {
+            toasts.toast(n.text)
+        }
+    }
+
+    func showDetails(_ n: AppModel.Notice) {
+        var responses = [("close", tr("_Close"))]
+        if n.retryDeviceID != nil { responses.append(("retry", tr("_Try Again"))) }
+        let dialog = MessageDialog.make(parent: window.asWindow, heading: n.text, body: n.detail ?? "",
+                                        responses: responses, suggested: n.retryDeviceID == nil ? nil : "retry")
+        dialog.onResponse { [unowned self] response in
+            if response == "retry", let id = n.retryDeviceID { Task { await self.model.retry(deviceID: id) } }
+        }
+        dialog.asWindow.present()
     }
 
     func saveSize() {

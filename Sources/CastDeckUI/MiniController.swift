@@ -32,7 +32,7 @@ final class MiniController {
 
     func render() {
         titleLabel.text = model.title
-        subtitleLabel.text = model.subtitle
+        subtitleLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
         renderPlayButton(playButton, playing: model.isPlaying)
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
@@ -43,7 +43,7 @@ final class MiniController {
 
     func renderProgress() {
         let d = model.duration ?? 0
-        progress.fraction = d > 0 ? model.position / d : 0
+        progress.fraction = d > 0 ? min(1, max(0, model.position / d)) : 0
     }
 }
 
@@ -55,6 +55,9 @@ func renderPlayButton(_ button: Button, playing: Bool) {
     button.setAccessibleName(name)
     button.setTooltip(name)
 }
+
+/// A time ("1:05:03") in the UI language's digits.
+func localizedTime(_ seconds: Double) -> String { Gettext.localizeDigits(formatTime(seconds)) }
 
 /// Keeps times and "2×" in left-to-right order inside right-to-left text (Unicode isolates).
 func isolateLTR(_ s: String) -> String { "\u{2066}" + s + "\u{2069}" }

@@ -29,6 +29,7 @@ public final class CastReceiverServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let core: ReceiverCore
     private let state = Mutex<(channel: (any Channel)?, port: Int?, stopped: Bool)>((nil, nil, false))
+    private let setup = Mutex<SetupServer?>(nil)
 
     public init(configuration: ReceiverConfiguration) {
         self.configuration = configuration
@@ -71,7 +72,21 @@ public final class CastReceiverServer: Sendable {
         state.withLock { $0 = (channel, port, false) }
         try await core.loop.submit { core.startTicking() }.get()
         configuration.logger.info("receiver listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
+        if let setupPort = configuration.setupPort {
+            let info = SetupInfo(name: configuration.friendlyName, model: configuration.model,
+                                 uuid: configuration.uuid.replacingOccurrences(of: "-", with: ""))
+            do {
+                let server = try await SetupServer.start(host: configuration.host, port: setupPort, info: info, group: group)
+                setup.withLock { $0 = server }
+            } catch {
+                // The Cast channel works without it; senders then show the address instead of the name.
+                configuration.logger.warning("setup API not served", metadata: ["port": "\(setupPort)", "reason": "\(error)"])
+            }
+        }
     }
+
+    /// The port of the setup API (`/setup/eureka_info`), when it is served.
+    public var setupPort: Int? { setup.withLock { $0?.port } }
 
     /// Closes every sender socket and the listening socket, then ends the event loop.
     /// Safe to call more than once.
@@ -82,6 +97,7 @@ public final class CastReceiverServer: Sendable {
         }
         guard let channel else { return }
         let core = self.core
+        if let server = setup.withLock({ s in defer { s = nil }; return s }) { await server.stop() }
         try? await channel.close().get()
         try? await core.loop.submit { core.shutdown() }.get()
         // Give the sender sockets a moment to finish closing on the loop.

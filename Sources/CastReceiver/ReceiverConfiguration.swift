@@ -11,6 +11,9 @@ public struct ReceiverConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; 0 lets the system pick a free one (read it back from ``CastReceiverServer/port``).
     public var port: Int = 8009
+    /// Where `/setup/eureka_info` (name, model) is served over HTTP, as a device does on 8008;
+    /// nil: not served.
+    public var setupPort: Int?
     /// The friendly name senders show.
     public var friendlyName: String = "CastDeck Simulator"
     /// The device UUID (32 hex digits; dashes allowed).

@@ -34,6 +34,27 @@ public enum Gettext {
     }
 }
 
+extension Gettext {
+    /// The digits of the UI language. Translators give them as the translation of
+    /// "0123456789" (Persian: ۰۱۲۳۴۵۶۷۸۹); untranslated, the Western digits stay.
+    public static var digits: [Character] {
+        let d = Array(translate("0123456789"))
+        return d.count == 10 ? d : Array("0123456789")
+    }
+
+    /// `text` with its Western digits written in the UI language's digits.
+    public static func localizeDigits(_ text: String) -> String {
+        let d = digits
+        guard d.first != "0" else { return text }
+        return String(text.map { c in c.isASCII ? (c.wholeNumberValue.map { d[$0] } ?? c) : c })
+    }
+
+    /// An argument as text: numbers in the UI language's digits.
+    static func argument(_ a: CustomStringConvertible) -> String {
+        (a is any BinaryInteger || a is any BinaryFloatingPoint) ? localizeDigits(a.description) : a.description
+    }
+}
+
 /// Replaces `{0}`, `{1}`, … with the arguments.
 public func substitute(_ template: String, _ args: [String]) -> String {
     var out = template
@@ -43,12 +64,12 @@ public func substitute(_ template: String, _ args: [String]) -> String {
 
 /// Translate a message (marker for xgettext: `tr`).
 public func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
-    substitute(Gettext.translate(message), args.map(\.description))
+    substitute(Gettext.translate(message), args.map(Gettext.argument))
 }
 
 /// Translate with a plural form chosen by `n` (marker for xgettext: `ntr:1,2`).
 public func ntr(_ singular: String, _ plural: String, _ n: Int, _ args: CustomStringConvertible...) -> String {
-    substitute(Gettext.translate(singular, plural, n), args.map(\.description))
+    substitute(Gettext.translate(singular, plural, n), args.map(Gettext.argument))
 }
 
 extension String {

@@ -174,12 +174,30 @@ public struct ToastOverlay: WidgetWrapper {
     public static var gtypeName: String { "AdwToastOverlay" }
 }
 
+/// The toast on screen per overlay, so the same sentence again replaces it instead of
+/// queueing a copy.
+@MainActor private var shownToasts: [UnsafeMutableRawPointer: (text: String, toast: OpaquePointer)] = [:]
+
 @MainActor
 extension ToastOverlay {
-    /// Shows `text` as a toast for `timeout` seconds.
-    public func toast(_ text: String, timeout: UInt32 = 5) {
+    /// Shows `text` as a toast for `timeout` seconds, with an optional button (e.g. "Details").
+    /// A toast with the same text that is still shown is dismissed first.
+    public func toast(_ text: String, timeout: UInt32 = 5, button: String? = nil,
+                      onButton: (@MainActor () -> Void)? = nil) {
+        if let shown = shownToasts[raw], shown.text == text {
+            adw_toast_dismiss(shown.toast)
+        }
         let t = adw_toast_new(text)!
         adw_toast_set_timeout(t, timeout)
+        if let button, let onButton {
+            adw_toast_set_button_label(t, button)
+            UnsafeMutableRawPointer(t).on("button-clicked", onButton)
+        }
+        let key = raw
+        UnsafeMutableRawPointer(t).on("dismissed") {
+            if shownToasts[key]?.toast == t { shownToasts[key] = nil }
+        }
+        shownToasts[key] = (text, t)
         adw_toast_overlay_add_toast(cast(pointer), t)
     }
 }
@@ -194,6 +212,27 @@ public struct MessageDialog: WidgetWrapper {
 @MainActor
 extension MessageDialog {
     public var asWindow: Window { Window(unchecked: pointer) }
+
+    /// A dialog made in code: heading, body, responses as (id, label) with the last one the
+    /// default. `extra` is a widget shown under the body (a details view).
+    public static func make(parent: Window?, heading: String, body: String, responses: [(String, String)],
+                            suggested: String? = nil) -> MessageDialog {
+        let d = adw_message_dialog_new(parent.map { cast($0.pointer) }, heading, body)!
+        for (id, label) in responses { adw_message_dialog_add_response(cast(d), id, label) }
+        if let suggested { adw_message_dialog_set_response_appearance(cast(d), suggested, ADW_RESPONSE_SUGGESTED) }
+        if let last = responses.last { adw_message_dialog_set_default_response(cast(d), last.0) }
+        if let first = responses.first { adw_message_dialog_set_close_response(cast(d), first.0) }
+        return MessageDialog(unchecked: d)
+    }
+
+    /// Lets the user choose a response or not (Add stays off while the address is not one).
+    public func setResponseEnabled(_ id: String, _ enabled: Bool) {
+        adw_message_dialog_set_response_enabled(cast(pointer), id, enabled.gboolean)
+    }
+
+    public func setExtraChild(_ child: some WidgetWrapper) {
+        adw_message_dialog_set_extra_child(cast(pointer), child.pointer)
+    }
 
     /// The response id the user chose ("cancel", "add", …).
     @discardableResult

@@ -155,6 +155,10 @@ public struct Image: WidgetWrapper {
 extension Image {
     public func setFile(_ path: String) { gtk_image_set_from_file(cast(pointer), path) }
     public func setIconName(_ name: String) { gtk_image_set_from_icon_name(cast(pointer), name) }
+    public var pixelSize: Int32 {
+        get { gtk_image_get_pixel_size(cast(pointer)) }
+        nonmutating set { gtk_image_set_pixel_size(cast(pointer), newValue) }
+    }
 }
 
 public struct Box: WidgetWrapper {

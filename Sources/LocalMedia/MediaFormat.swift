@@ -109,3 +109,28 @@ public struct MediaFormat: Sendable, Hashable {
         return sniff(Array(data), fileName: path)
     }
 }
+
+extension MediaFormat {
+    /// The content type to LOAD a link with, from its path's extension (servers' own types
+    /// are often wrong or missing); MP4 when the extension says nothing.
+    public static func contentType(forLink link: String) -> String {
+        let ext = (URL(string: link)?.pathExtension ?? "").lowercased()
+        switch ext {
+        case "mp4", "m4v": return "video/mp4"
+        case "webm": return "video/webm"
+        case "mkv": return "video/x-matroska"
+        case "m3u8": return "application/x-mpegURL"
+        case "mpd": return "application/dash+xml"
+        case "mp3": return "audio/mpeg"
+        case "m4a", "aac": return "audio/mp4"
+        case "ogg", "oga", "opus": return "audio/ogg"
+        case "flac": return "audio/flac"
+        case "wav": return "audio/wav"
+        case "jpg", "jpeg": return "image/jpeg"
+        case "png": return "image/png"
+        case "webp": return "image/webp"
+        case "gif": return "image/gif"
+        default: return "video/mp4"
+        }
+    }
+}

@@ -163,8 +163,10 @@ final class AppModelTests: XCTestCase {
     func testErrorsBecomeNotices() async throws {
         try await castSampleAndFinishPreRoll()
         await model.setRate(4)  // the receiver allows 0.5 ... 2
-        let refusal = try XCTUnwrap(model.notice?.text)
-        XCTAssertNotNil(refusal.range(of: "SET_PLAYBACK_RATE"), refusal)
+        // One sentence for people; the protocol's words only behind "Details".
+        let refusal = try XCTUnwrap(model.notice)
+        XCTAssertEqual(refusal.text, "Demo TV refused the request.")
+        XCTAssertNotNil(refusal.detail?.range(of: "SET_PLAYBACK_RATE"), refusal.detail ?? "no detail")
         let seen6 = try await h.receiverMedia()?.playbackRate
         XCTAssertEqual(seen6, 1)
         await model.togglePlayPause()
@@ -177,7 +179,10 @@ final class AppModelTests: XCTestCase {
         let d = try XCTUnwrap(m.addDevice(address: "127.0.0.1:1"))
         await m.connect(to: d)
         XCTAssertEqual(m.connection, .disconnected)
-        XCTAssertTrue(m.notice?.text.hasPrefix("Could not connect to 127.0.0.1:1: ") == true, m.notice?.text ?? "no notice")
+        let notice = try XCTUnwrap(m.notice)
+        XCTAssertEqual(notice.text, "\(d.friendlyName) did not answer. Check that it is on and on this network.")
+        XCTAssertTrue(notice.detail?.contains("Connection refused") == true, notice.detail ?? "no detail")
+        XCTAssertEqual(notice.retryDeviceID, d.id, "the toast offers to try again")
     }
 
     func testAddingDevicesByAddress() async throws {

@@ -17,18 +17,22 @@ struct Harness {
     let storeURL: URL
     let client: CastClientConfiguration
 
-    static func start(name: String = "Demo TV", supported: MediaCommands? = nil) async throws -> Harness {
+    static func start(name: String = "Demo TV", supported: MediaCommands? = nil, port: Int = 0,
+                      apps: [ReceiverApp] = [], reconnect: Bool = false) async throws -> Harness {
         let clock = ManualClock()
         var config = ReceiverConfiguration()
         config.host = "127.0.0.1"
-        config.port = 0
+        config.port = port
         config.friendlyName = name
         config.clock = clock
+        config.apps = apps
         if let supported { config.supportedMediaCommands = supported }
         let server = CastReceiverServer(configuration: config)
         try await server.start()
         var client = CastClientConfiguration()
-        client.reconnect = .disabled
+        client.reconnect = reconnect
+            ? ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 0, eagerDelay: .milliseconds(200))
+            : .disabled
         client.sessionStore = nil
         client.requestTimeout = .seconds(10)
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-appmodel-\(UUID().uuidString)")

@@ -205,6 +205,16 @@ struct SessionTests {
         #expect(p.delay(attempt: 1, random: 0) == .milliseconds(800))
         #expect(p.delay(attempt: 1, random: 0.999_999) <= .milliseconds(1200))
     }
+
+    @Test func retriesStayEagerInTheFirstMinuteThenBackOff() {
+        let p = ReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(30), jitter: 0.2)
+        // A device that restarts is usually back within a minute: retry every 2 s at most then.
+        #expect(p.delay(attempt: 6, elapsed: .seconds(20), random: 0.5) == .seconds(2))
+        #expect(p.delay(attempt: 1, elapsed: .zero, random: 0.5) == .seconds(1))
+        #expect(p.delay(attempt: 6, elapsed: .seconds(61), random: 0.5) == .seconds(30))
+        #expect(p.giveUpAfter == .seconds(300))
+        #expect(p.maxAttempts == nil)
+    }
 }
 
 @Suite("Faults injected by the simulator", .serialized, .timeLimit(.minutes(3)))

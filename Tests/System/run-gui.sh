@@ -80,4 +80,36 @@ if [[ $fstatus -ne 0 ]]; then
   echo "--- castdeck log"; tail -40 "$work/app2.log"; echo "--- receiver log"; tail -20 "$work/receiver.log"
   status=$fstatus
 fi
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+
+# The window tells the truth (test_truth.py): a receiver at its own loopback address on the
+# standard ports (Cast 8009, setup API 8008, so it can say its name), media served over HTTP
+# for it to fetch, and castdeck given only the bare address.
+host="127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1)).$((RANDOM % 250 + 2))"
+ffmpeg -v error -nostdin -y -f lavfi -i testsrc=size=160x120:rate=10:duration=4 -f lavfi -i sine=duration=4 \
+  -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -shortest -movflags +faststart "$work/media/short.mp4"
+hport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+(cd "$work/media" && exec python3 -m http.server --bind 127.0.0.1 "$hport" >/dev/null 2>&1) & pids+=($!)
+cat >"$work/breaks.json" <<JSON
+{"breaks": [{"id": "pre", "position": 0, "breakClipIds": ["clip"]}],
+ "breakClips": [{"id": "clip", "title": "Ad", "duration": 15, "whenSkippable": 5,
+                 "contentId": "http://127.0.0.1:$hport/short.mp4", "contentType": "video/mp4"}]}
+JSON
+cat >"$work/start-receiver.sh" <<SH
+"$bin/castctl" receiver --host $host --name "Living Room TV" --fetch-media --app 5C3F0A3C=urn:x-cast:com.example.party \
+  >"$work/truth-receiver.out" 2>>"$work/truth-receiver.log" &
+echo \$! >"$work/truth-receiver.pid"
+for _ in \$(seq 100); do grep -q "^listening on " "$work/truth-receiver.out" 2>/dev/null && break; sleep 0.1; done
+SH
+bash "$work/start-receiver.sh"
+CASTDECK_EXTRA_CAST_ROOTS= "$bin/castdeck" --device "$host" >"$work/app3.log" 2>&1 & pids+=($!)
+tstatus=0
+CASTCTL="$bin/castctl" TRUTH_HOST="$host" MEDIA_URL="http://127.0.0.1:$hport" BREAKS_FILE="$work/breaks.json" \
+  RESTART_RECEIVER="bash $work/start-receiver.sh" RECEIVER_PIDFILE="$work/truth-receiver.pid" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 400 /usr/bin/python3 Tests/System/gui/test_truth.py || tstatus=$?
+kill "$(cat "$work/truth-receiver.pid")" 2>/dev/null || true
+if [[ $tstatus -ne 0 ]]; then
+  echo "--- castdeck log"; tail -40 "$work/app3.log"; echo "--- receiver log"; tail -20 "$work/truth-receiver.log"
+  status=$tstatus
+fi
 exit $status

@@ -48,7 +48,9 @@ def find_all(root, name=None, role=None, visible_only=True):
     out = []
     for n in walk(root):
         try:
-            if name is not None and n.name != name:
+            # Names match without regard to case ("Cast a File" and "Cast a file" are one
+            # control), as GNOME's capitalisation of labels may change.
+            if name is not None and (n.name or "").casefold() != name.casefold():
                 continue
             if role is not None and n.getRoleName() != role:
                 continue
@@ -111,6 +113,17 @@ def wait_for(what, predicate, timeout=TIMEOUT, interval=0.2):
             last = e
         time.sleep(interval)
     raise Failure(f"timed out waiting for {what} (last: {last!r})")
+
+
+def set_text(node, text):
+    """Replaces an entry's text the way typing would (AT-SPI EditableText)."""
+    editable = node.queryEditableText()
+    editable.setTextContents(text)
+
+
+def value_of(node):
+    """A slider's current value (AT-SPI Value)."""
+    return node.queryValue().currentValue
 
 
 def castctl(castctl_bin, device, *args):

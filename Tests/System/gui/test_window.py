@@ -1,6 +1,7 @@
 """Drives the real castdeck window under Xvfb through AT-SPI, against its in-process
 simulated receiver (castdeck --demo), and checks what the receiver reports with castctl
 (a separate process and a separate Cast sender)."""
+import json
 import os
 import re
 import sys
@@ -184,27 +185,31 @@ def style():
     wait_for("textTrackStyle OUTLINE/BOLD", applied)
 
 
-@case("mute both ways")
+def device_volume():
+    return json.loads(castctl(CASTCTL, DEVICE, "status", "--json")).get("receiver", {}).get("volume") or {}
+
+
+@case("mute both ways (the device's, as in Google's Cast dialog)")
 def mute():
     m = find(app, "Mute")
     was = pressed(m)
     click(m)
-    wait_for("receiver muted", lambda: (receiver_media(CASTCTL, DEVICE).get("volume") or {}).get("muted") is (not was))
-    castctl(CASTCTL, DEVICE, "unmute", "--stream") if not was else castctl(CASTCTL, DEVICE, "mute", "--stream")
-    wait_for("Mute toggle follows the receiver", lambda: pressed(find(app, "Mute")) == was)
+    wait_for("device muted", lambda: device_volume().get("muted") is (not was))
+    castctl(CASTCTL, DEVICE, "unmute") if not was else castctl(CASTCTL, DEVICE, "mute")
+    wait_for("Mute toggle follows the device", lambda: pressed(find(app, "Mute")) == was)
 
 
-@case("volume both ways")
+@case("volume both ways (the device's)")
 def volume():
-    castctl(CASTCTL, DEVICE, "volume", "0.3", "--stream")
+    castctl(CASTCTL, DEVICE, "volume", "0.3")
     slider = find(app, "Volume")
     wait_for("the slider at 0.3", lambda: abs(slider.queryValue().currentValue - 0.3) < 0.01)
     # From the window: set the slider through its accessible value, as assistive technology does.
     slider.queryValue().currentValue = 0.6
     def raised():
-        level = (receiver_media(CASTCTL, DEVICE).get("volume") or {}).get("level")
+        level = device_volume().get("level")
         return level is not None and abs(level - 0.6) < 0.01
-    wait_for("the receiver's stream volume to reach 0.6", raised)
+    wait_for("the device volume to reach 0.6", raised)
 
 
 for test in [pick_device, cast_sample, skip_ad, rate_two, one_pause_button, rate_from_other_sender, subtitles, style, mute, volume]:

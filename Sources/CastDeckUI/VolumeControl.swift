@@ -1,0 +1,39 @@
+import AppModel
+import GtkInterop
+
+/// A device-volume slider and its mute button, bound to the model: moves are sent once they
+/// settle (AppAction.setVolume), and the device's volume (whoever set it) is shown otherwise.
+/// The expanded controller and the device page's session group each have one.
+@MainActor
+final class VolumeControl {
+    let model: AppModel
+    let slider: Scale
+    let mute: ToggleButton
+    private var debounce: UInt32 = 0
+    private var updating = false
+
+    init(model: AppModel, slider: Scale, mute: ToggleButton) {
+        self.model = model
+        self.slider = slider
+        self.mute = mute
+        slider.onValueChanged { [unowned self] in
+            guard !self.updating else { return }
+            GLibSource.remove(self.debounce)
+            self.debounce = GLibSource.timeout(ms: 150) { [unowned self] in
+                self.debounce = 0
+                let level = self.slider.value
+                Task { await self.model.perform(.setVolume(level)) }
+                return false
+            }
+        }
+    }
+
+    func render() {
+        updating = true
+        defer { updating = false }
+        mute.iconName = model.isMuted ? "audio-volume-muted-symbolic" : "audio-volume-high-symbolic"
+        slider.isSensitive = model.isEnabled(.setVolume)
+        slider.setAccessibleDescription(tr("Volume of {0}", model.sessionDeviceName ?? tr("the device")))
+        if debounce == 0, abs(slider.value - model.volumeLevel) > 0.001 { slider.value = model.volumeLevel }
+    }
+}
