@@ -62,7 +62,7 @@ let package = Package(
             name: "CastDeckUI",
             dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastProtocol"],
             exclude: ["castdeck.gresource.xml", "style.css", "main-window.ui", "shortcuts.ui", "device-list.ui",
-                      "device-row.ui", "add-device-dialog.ui", "mini-controller.ui", "expanded-controller.ui",
+                      "device-row.ui", "add-device-dialog.ui", "cast-link-dialog.ui", "mini-controller.ui", "expanded-controller.ui",
                       "tracks-popover.ui", "style-editor.ui"]
         ),
         // The GResource bundle of CastDeckUI's .ui files, CSS and icons as C source

@@ -78,14 +78,23 @@ public enum AppAction: Hashable, Sendable {
             }
         }
 
-        /// Keyboard shortcuts, in GTK accelerator syntax.
+        /// Keyboard shortcuts that work wherever the focus is, in GTK accelerator syntax.
         public var accelerators: [String] {
+            switch self {
+            case .chooseFiles: ["<Control>o"]
+            case .chooseLink: ["<Control>l"]
+            default: []
+            }
+        }
+
+        /// Keys that are shortcuts only when the focused widget has no use for them (Space on a
+        /// focused button presses it; arrows on a focused slider move it). The window checks
+        /// the focus before it runs these (MainWindow.handleKey).
+        public var yieldingKeys: [String] {
             switch self {
             case .togglePlayPause: ["space"]
             case .seekBackward: ["Left"]
             case .seekForward: ["Right"]
-            case .chooseFiles: ["<Control>o"]
-            case .chooseLink: ["<Control>l"]
             default: []
             }
         }

@@ -59,14 +59,19 @@ extension AppModel {
 
     public func applyStyle() async {
         let style = draftStyle
-        await run { try await $0.media.setTextTrackStyle(style) }
+        var sent = false
+        await run { try await $0.media.setTextTrackStyle(style); sent = true }
+        if sent { post(tr("The subtitle style is shown on {0}.", sessionDeviceName ?? tr("the device"))) }
     }
 
     /// Stores the draft as the default that every later load sends.
     public func useStyleAsDefault() {
         preferences.defaultTextTrackStyle = draftStyle
-        post(tr("Subtitle style saved as default."))
+        post(tr("Saved: this style is sent with everything cast from now on."))
     }
+
+    /// The subtitle style the device uses now (the last one applied there), if any.
+    public var deviceStyle: TextTrackStyle? { media?.textTrackStyle }
 
     public var defaultStyle: TextTrackStyle? { preferences.defaultTextTrackStyle }
 

@@ -98,7 +98,12 @@ extension AppModel {
 
     public static func trackLabel(_ t: MediaTrack) -> String {
         let name = t.name ?? tr("Track {0}", t.trackId)
-        if let lang = t.language, !lang.isEmpty, !(t.name ?? "").contains("(") { return "\(name) (\(lang))" }
+        // The name is isolated and the label starts with the UI's direction mark, so "فارسی (fa)"
+        // reads name-then-code in an English window and a Persian one alike.
+        let mark = Localization.isRightToLeft ? "\u{200F}" : "\u{200E}"
+        if let lang = t.language, !lang.isEmpty, !(t.name ?? "").contains("(") {
+            return "\(mark)\u{2068}\(name)\u{2069} (\(lang))"
+        }
         return name
     }
 

@@ -3,13 +3,16 @@
 /// collects these strings too.
 public enum Localization {
     nonisolated(unsafe) public static var translate: @Sendable (String) -> String = { $0 }
+    /// Whether the UI runs right to left (Persian): mixed-direction labels are ordered for it.
+    nonisolated(unsafe) public static var isRightToLeft = false
 }
 
 extension Localization {
     /// `text` with Western digits in the UI language's digits (the translation of
     /// "0123456789"; Persian gives ۰۱۲۳۴۵۶۷۸۹).
     public static func localizeDigits(_ text: String) -> String {
-        let d = Array(translate("0123456789"))
+        // TRANSLATORS: the ten digits of your language, zero to nine (Persian: ۰۱۲۳۴۵۶۷۸۹).
+        let d = Array(tr("0123456789"))
         guard d.count == 10, d.first != "0" else { return text }
         return String(text.map { c in c.isASCII ? (c.wholeNumberValue.map { d[$0] } ?? c) : c })
     }

@@ -71,6 +71,7 @@ public final class CastDeckApplication {
     func startup() {
         settings = Settings(schemaID: Self.appID)
         Localization.translate = { Gettext.translate($0) }
+        Localization.isRightToLeft = Gettext.isRightToLeft
         Gtk.setDefaultIconName(Self.appID)
         let quit = SimpleAction(name: "quit") { [unowned self] _ in
             self.window?.saveSize()

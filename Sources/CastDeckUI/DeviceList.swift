@@ -19,7 +19,7 @@ final class DeviceList {
     let sessionGroup: PreferencesGroup
     let sessionRow: ActionRow
     let castSample: Button
-    let castActions: Box
+    let castActions: Widget
     let volumeControl: VolumeControl
     let trust: Label
     var parent: Window?

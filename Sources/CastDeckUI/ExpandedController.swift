@@ -15,6 +15,7 @@ final class ExpandedController {
     let root: Box
     let controls: Box
     let artStack: Stack
+    let artOverlay: Widget
     let artPlaceholder: Image
     let artwork: Picture
     let deviceLabel: Label
@@ -56,6 +57,7 @@ final class ExpandedController {
         root = ui.get("root")
         controls = ui.get("controls")
         artStack = ui.get("art-stack")
+        artOverlay = ui.get("art-overlay")
         artPlaceholder = ui.get("art-placeholder")
         artwork = ui.get("artwork")
         deviceLabel = ui.get("device")
@@ -79,6 +81,12 @@ final class ExpandedController {
         styleButton = ui.get("style")
         tracks = try TracksPopover(model: model)
         volumeControl = VolumeControl(model: model, slider: volume, mute: muteButton)
+        // The speeds in the UI language's digits and decimal sign ("۰٫۵×" in Persian).
+        for (id, rate) in [("rate-half", "0.5"), ("rate-one", "1"), ("rate-two", "2")] {
+            // TRANSLATORS: the decimal sign of your language (Persian: ٫).
+            let number = Gettext.localizeDigits(rate.split(separator: ".").joined(separator: tr(".")))
+            Button(unchecked: ui.get(id, as: ToggleButton.self).pointer).label = isolateLTR(number + "×")
+        }
         tracksButton.setPopover(tracks.popover)
         connectSignals()
         markers.setDrawFunc { [unowned self] cr, w, h in self.drawMarkers(cr, w, h) }
@@ -157,25 +165,29 @@ final class ExpandedController {
         let new = Self.layout(width: width, height: height)
         guard new != appliedLayout else { return }
         appliedLayout = new
-        let art: Int32, column: Int32
+        // Widths are only asked for where the window is wide enough to give them: on a phone
+        // the column fills what there is (asking for the window's own width would hold the
+        // window at that width).
         switch new {
-        case .narrow(let a, let c):
-            art = a; column = c
+        case .narrow(let art, _):
             root.isVertical = true
             root.setMargins(12)
-        case .medium(let a, let c):
-            art = a; column = c
-            root.isVertical = true
-            root.setMargins(18)
-        case .wide(let a, let c):
-            art = a; column = c
-            root.isVertical = false
-            root.setMargins(24)
+            root.setFillsWidth(true)
+            artStack.setSizeRequest(width: -1, height: art * 9 / 16)
+            artOverlay.setFillsWidth(true)
+            controls.setSizeRequest(width: -1, height: -1)
+            artPlaceholder.pixelSize = 64
+        case .medium(let art, let column), .wide(let art, let column):
+            let wide = if case .wide = new { true } else { false }
+            root.isVertical = !wide
+            root.setMargins(wide ? 24 : 18)
+            root.setFillsWidth(false)
+            artOverlay.setFillsWidth(false)
+            artStack.setSizeRequest(width: art, height: art * 9 / 16)
+            controls.setSizeRequest(width: column, height: -1)
+            artPlaceholder.pixelSize = max(64, art / 5)
         }
         root.spacing = root.isVertical ? 18 : 36
-        artStack.setSizeRequest(width: art, height: art * 9 / 16)
-        artPlaceholder.pixelSize = max(64, art / 5)
-        controls.setSizeRequest(width: column, height: -1)
     }
 
     // MARK: rendering
@@ -191,6 +203,9 @@ final class ExpandedController {
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
             artwork.setFile(renderedArtwork)
+            // The page not shown is hidden too, so assistive technology offers only one image.
+            artwork.isVisible = renderedArtwork != nil
+            artPlaceholder.isVisible = renderedArtwork == nil
             artStack.visibleChildName = renderedArtwork == nil ? "placeholder" : "artwork"
         }
         artPlaceholder.setIconName(model.isAudio ? "audio-x-generic-symbolic" : "video-x-generic-symbolic")

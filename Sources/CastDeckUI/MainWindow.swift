@@ -15,6 +15,8 @@ public final class MainWindow {
     let toasts: ToastOverlay
     let pages: Stack
     let back: Button
+    let castFileButton: Button
+    var narrow = false
     let title: WindowTitle
     let miniRevealer: Revealer
     let reconnectRevealer: Revealer
@@ -36,6 +38,7 @@ public final class MainWindow {
         toasts = ui.get("toasts")
         pages = ui.get("pages")
         back = ui.get("back")
+        castFileButton = ui.get("cast-file")
         title = ui.get("title")
         miniRevealer = ui.get("mini-revealer")
         reconnectRevealer = ui.get("reconnect-revealer")
@@ -68,6 +71,10 @@ public final class MainWindow {
         window.asWindow.onKeyCapture { [unowned self] key in self.handleKey(key) }
         window.asWindow.onWidthChanged { [unowned self] width in
             self.expanded.layout(width: width, height: self.window.asWindow.defaultSize.height)
+            // On a phone-width window the header bar has room for Back or Cast a File, not
+            // both: Cast a File stays in the main menu and on Ctrl+O.
+            self.narrow = width < 440
+            self.castFileButton.isVisible = !(self.narrow && self.isShowingPlayer)
         }
         window.asWindow.on("notify::default-height") { [unowned self] in
             let size = self.window.asWindow.defaultSize
@@ -108,7 +115,9 @@ public final class MainWindow {
         }
     }
 
-    func present() { window.asWindow.present() }
+    func present() {
+        window.asWindow.present()
+    }
 
     // MARK: files from this computer
 
@@ -145,6 +154,7 @@ public final class MainWindow {
         pages.visibleChildName = "player"
         hideOtherPage()
         back.isVisible = true
+        castFileButton.isVisible = !narrow
         setMiniControllerShown(false)
         title.setTitle(tr("Now Playing"))
     }
@@ -156,13 +166,13 @@ public final class MainWindow {
         let w = window.asWindow
         let typing = ["GtkText", "GtkTextView", "GtkEditable"]
         switch (key.name, key.control, key.alt) {
-        case ("space", false, false):
+        case (let k, false, false) where AppAction.Name.togglePlayPause.yieldingKeys.contains(k):
             if w.focusIsA(typing + ["GtkButton", "GtkCheckButton", "GtkSwitch", "GtkListBoxRow", "GtkMenuButton", "GtkDropDown"]) { return false }
             return activate(.togglePlayPause)
-        case ("Left", false, false), ("Right", false, false):
+        case (let k, false, false) where AppAction.Name.seekBackward.yieldingKeys.contains(k) || AppAction.Name.seekForward.yieldingKeys.contains(k):
             if w.focusIsA(typing + ["GtkRange", "GtkSpinButton", "GtkListBoxRow", "GtkButton"]) { return false }
-            let rtl = w.isRightToLeft
-            let back = (key.name == "Left") != rtl
+            // In a right-to-left layout the arrow keys follow the seek bar's direction.
+            let back = AppAction.Name.seekBackward.yieldingKeys.contains(k) != w.isRightToLeft
             return activate(back ? .seekBackward : .seekForward)
         case ("Escape", false, false), ("Left", false, true):
             guard isShowingPlayer else { return false }
@@ -184,6 +194,7 @@ public final class MainWindow {
         pages.visibleChildName = "devices"
         hideOtherPage()
         back.isVisible = false
+        castFileButton.isVisible = true
         setMiniControllerShown(model.hasMedia)
         title.setTitle(tr("CastDeck"))
     }
@@ -234,6 +245,8 @@ public final class MainWindow {
     func renderNotice() {
         guard let n = model.notice, n.serial != lastNotice else { return }
         lastNotice = n.serial
+        // While the subtitle style editor is up, its own toasts say it.
+        if expanded.styleEditor.isShown && n.detail == nil { return }
         if n.detail != nil || n.retryDeviceID != nil {
             toasts.toast(n.text, timeout: 8, button: tr("Details")) { [unowned self] in self.showDetails(n) }
         } else {

@@ -27,9 +27,14 @@ extension StyleEditor {
         let font = Font(family: family, size: 18 * (s.fontScale ?? 1),
                         bold: fs == .bold || fs == .boldItalic, italic: fs == .italic || fs == .boldItalic)
         let layout = cr.layout(tr("The quick brown fox jumps over the lazy dog"), font: font)
-        let (tw, th) = layout.size
-        let x = (w - tw) / 2
-        let y = h - 22 - th
+        // Long lines wrap as a receiver wraps them, instead of running off the frame.
+        layout.wrap(width: w - 48)
+        let bounds = layout.textBounds
+        let (tw, th) = (bounds.width, bounds.height)
+        // The layout spans the frame less its margins; its lines are centred inside it.
+        let origin = 24.0
+        let x = origin + bounds.x
+        let y = max(8, h - 22 - th)
         let pad = 6.0
 
         if (s.windowType ?? .none) != .none {
@@ -45,15 +50,15 @@ extension StyleEditor {
         switch s.edgeType ?? .none {
         case .outline:
             cr.setColor(edge)
-            layout.strokeOutline(at: x, y, width: 3)
+            layout.strokeOutline(at: origin, y, width: 3)
         case .dropShadow, .raised, .depressed:
             let off = (s.edgeType == .depressed) ? -1.5 : 2.0
             cr.setColor(edge)
-            layout.show(at: x + off, y + off)
+            layout.show(at: origin + off, y + off)
         default:
             break
         }
         cr.setColor(Self.rgba(s.foregroundColor, "#FFFFFFFF"))
-        layout.show(at: x, y)
+        layout.show(at: origin, y)
     }
 }

@@ -17,15 +17,25 @@ final class StyleEditor {
 
     init(model: AppModel) { self.model = model }
 
+    var toasts: ToastOverlay?
+    var lastNotice = 0
+
+    /// Opens the editor on the style the device shows now (or the saved default, when nothing
+    /// has been applied there), built afresh so every control shows that style.
     func present(parent: Window?) {
-        if window == nil {
-            do { try build(parent: parent) } catch {
-                model.post(tr("The subtitle style editor could not be loaded: {0}", "\(error)"))
-                return
-            }
+        window?.destroy()
+        window = nil
+        model.draftStyle = model.deviceStyle ?? model.defaultStyle ?? .default
+        lastNotice = model.notice?.serial ?? 0
+        do { try build(parent: parent) } catch {
+            model.post(tr("The subtitle style editor could not be loaded."), detail: "\(error)")
+            return
         }
         window?.present()
     }
+
+    /// Whether the editor is on screen (its notices show in it, not behind it).
+    var isShown: Bool { window?.isVisible == true }
 
     var style: TextTrackStyle {
         get { model.draftStyle }
@@ -36,6 +46,7 @@ final class StyleEditor {
         let ui = try Builder(resource: Self.resource)
         let win: AdwWindow = ui.get("window")
         window = win.asWindow
+        toasts = ui.get("toasts")
         win.asWindow.setTransientFor(parent)
         let actions = ModelActions(model: model, names: [.applyStyle, .useStyleAsDefault])
         actions.install(into: win)
@@ -69,7 +80,15 @@ final class StyleEditor {
         spinRow(wnd, tr("Corner radius"), 0, 40, 1, \.windowRoundedCornerRadius, 0)
         // The action table decides whether Apply can be sent; keep it current while open.
         observeActions = observe { [unowned self] in self.actions?.refresh() }
+        // Apply's result and "saved as default" show here, in front of the user.
+        observeNotices = observe { [unowned self] in
+            guard let n = self.model.notice, n.serial != self.lastNotice, self.isShown else { return }
+            self.lastNotice = n.serial
+            self.toasts?.toast(n.text)
+        }
     }
+
+    var observeNotices: ObservationToken?
 
     var observeActions: ObservationToken?
 
@@ -86,8 +105,17 @@ final class StyleEditor {
     private func colorRow(_ group: PreferencesGroup, _ title: String, _ key: WritableKeyPath<TextTrackStyle, String?>,
                           _ fallback: String) {
         let button = ColorButton(color: Self.rgba(style[keyPath: key] ?? fallback), title: title)
-        button.onColorSet { [unowned self] in self.style[keyPath: key] = Self.hex(button.color) }
         row(group, title, button)
+        // Named on its inner button, with the chosen colour as the description (kept current).
+        let describe = { [unowned self] in
+            button.setAccessible(name: title, description: Self.colorDescription(button.color))
+            _ = self
+        }
+        describe()
+        button.onColorSet { [unowned self] in
+            self.style[keyPath: key] = Self.hex(button.color)
+            describe()
+        }
     }
 
     private func spinRow(_ group: PreferencesGroup, _ title: String, _ lo: Double, _ hi: Double, _ step: Double,
@@ -111,10 +139,17 @@ final class StyleEditor {
     /// A choice shown as linked toggle buttons (each one clickable by assistive technologies).
     private func toggleRow<V: Equatable>(_ group: PreferencesGroup, _ title: String,
                                          _ key: WritableKeyPath<TextTrackStyle, V?>, _ options: [(V, String)]) {
-        let box = Box(vertical: false, classes: ["linked"])
+        // At most three to a line, so that the editor fits a phone-width window.
+        let lines = Box(vertical: true, spacing: 6)
+        var box = Box(vertical: false, classes: ["linked"])
         var first: ToggleButton?
         let current = style[keyPath: key] ?? options[0].0
-        for (value, label) in options {
+        for (index, (value, label)) in options.enumerated() {
+            if index > 0 && index % 3 == 0 {
+                box.setAlignStart()
+                lines.append(box)
+                box = Box(vertical: false, classes: ["linked"])
+            }
             let b = ToggleButton(label: label)
             b.setAccessibleName("\(title): \(label)")
             if let first { b.join(first) } else { first = b }
@@ -129,7 +164,8 @@ final class StyleEditor {
         v.setMargins(12)
         v.append(Label(title))
         box.setAlignStart()
-        v.append(box)
+        lines.append(box)
+        v.append(lines)
         group.add(PreferencesRow(title: title, child: v))
     }
 
@@ -151,6 +187,12 @@ final class StyleEditor {
         let c = CastColor(hex: hex ?? fallback) ?? CastColor(red: 255, green: 255, blue: 255)
         return RGBA(red: Double(c.red) / 255, green: Double(c.green) / 255, blue: Double(c.blue) / 255,
                     alpha: Double(c.alpha) / 255)
+    }
+
+    /// "#FF0000, 50% opaque" for screen readers.
+    static func colorDescription(_ c: RGBA) -> String {
+        let hex = String(self.hex(c).prefix(7))
+        return tr("{0}, {1} percent opaque", isolateLTR(hex), Int((c.alpha * 100).rounded()))
     }
 
     static func hex(_ c: RGBA) -> String {

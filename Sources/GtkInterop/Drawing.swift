@@ -106,11 +106,25 @@ public final class TextLayout {
 
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
 
+    /// Wraps the text at `width` pixels (at word boundaries, then anywhere), lines centred.
+    public func wrap(width: Double) {
+        pango_layout_set_width(layout, Int32(max(1, width) * Double(PANGO_SCALE)))
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_alignment(layout, PANGO_ALIGN_CENTER)
+    }
+
     /// The laid-out size in pixels.
     public var size: (width: Double, height: Double) {
         var w: Int32 = 0, h: Int32 = 0
         pango_layout_get_pixel_size(layout, &w, &h)
         return (Double(w), Double(h))
+    }
+
+    /// Where the text's lines lie inside the layout (after wrapping and centring), in pixels.
+    public var textBounds: (x: Double, y: Double, width: Double, height: Double) {
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_pixel_extents(layout, &ink, &logical)
+        return (Double(logical.x), Double(logical.y), Double(logical.width), Double(logical.height))
     }
 
     /// Paints the text with its top-left corner at (x, y) in the current colour.

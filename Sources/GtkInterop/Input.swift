@@ -104,4 +104,16 @@ extension Box {
 @MainActor
 extension WidgetWrapper {
     public func setSizeRequest(width: Int32, height: Int32) { gtk_widget_set_size_request(pointer, width, height) }
+    /// Fills the width it is given (true) or takes its natural width, centred (false).
+    public func setFillsWidth(_ fill: Bool) { gtk_widget_set_halign(pointer, fill ? GTK_ALIGN_FILL : GTK_ALIGN_CENTER) }
+}
+
+@MainActor
+extension WidgetWrapper {
+    /// The widget's minimum and natural width (for layout decisions and diagnostics).
+    public var measuredWidth: (minimum: Int, natural: Int) {
+        var minimum: Int32 = 0, natural: Int32 = 0
+        gtk_widget_measure(pointer, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+        return (Int(minimum), Int(natural))
+    }
 }

@@ -348,4 +348,15 @@ extension ColorButton {
     }
     @discardableResult
     public func onColorSet(_ handler: @escaping @MainActor () -> Void) -> gulong { on("color-set", handler) }
+
+    /// GtkColorButton is a wrapper around an inner GtkButton, which is what assistive
+    /// technology sees: the name and description go on that button too.
+    public func setAccessible(name: String, description: String) {
+        setAccessibleName(name)
+        setAccessibleDescription(description)
+        if let inner = gtk_widget_get_first_child(pointer) {
+            cgtk_accessible_set_label(inner, name)
+            cgtk_accessible_set_description(inner, description)
+        }
+    }
 }

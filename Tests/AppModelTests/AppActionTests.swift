@@ -27,7 +27,10 @@ final class AppActionTests: XCTestCase {
             XCTAssertFalse(name.label.isEmpty)
         }
         XCTAssertEqual(AppAction.Name.selectTextTrack.action(int: -1), .selectTextTrack(nil), "-1 is subtitles off")
-        XCTAssertEqual(AppAction.Name.togglePlayPause.accelerators, ["space"])
+        // Space and the arrows yield to the focused widget: not global accelerators.
+        XCTAssertEqual(AppAction.Name.togglePlayPause.accelerators, [])
+        XCTAssertEqual(AppAction.Name.togglePlayPause.yieldingKeys, ["space"])
+        XCTAssertEqual(AppAction.Name.chooseFiles.accelerators, ["<Control>o"])
         XCTAssertEqual(AppAction.Name.seekForward.action(), .seekBy(10))
         XCTAssertEqual(AppAction.Name.seekBackward30.action(), .seekBy(-30))
     }

@@ -152,7 +152,7 @@ final class AppModelTests: XCTestCase {
         XCTAssertNil(seen4)
         model.draftStyle.foregroundColor = "#FFFF00FF"
         await model.applyStyle()
-        XCTAssertNil(model.notice)
+        XCTAssertEqual(model.notice?.text, "The subtitle style is shown on Demo TV.")
         model.useStyleAsDefault()
         XCTAssertEqual(prefs.defaultTextTrackStyle?.foregroundColor, "#FFFF00FF")
         await model.castSample()

@@ -30,6 +30,7 @@ final class WindowTruthTests: XCTestCase {
         await model.load(Self.shortMedia(600))
         try await waitUntil("playing") { model.isPlaying }
         try await h.server.advanceClock(by: 30)
+        _ = try await model.session?.media.requestStatus()
         try await waitUntil("the status at 30 s") { (model.mediaStatus?.currentTime ?? 0) >= 30 }
         XCTAssertTrue(model.isEnabled(.togglePlayPause))
 

@@ -44,13 +44,21 @@ def walk(node, depth=0, limit=60):
         yield from walk(child, depth + 1, limit)
 
 
+BIDI_CONTROLS = dict.fromkeys(map(ord, "\u200e\u200f\u2066\u2067\u2068\u2069"))
+
+
+def plain(name):
+    """A name without its invisible direction marks and isolates, folded for matching."""
+    return (name or "").translate(BIDI_CONTROLS).casefold()
+
+
 def find_all(root, name=None, role=None, visible_only=True):
     out = []
     for n in walk(root):
         try:
             # Names match without regard to case ("Cast a File" and "Cast a file" are one
             # control), as GNOME's capitalisation of labels may change.
-            if name is not None and (n.name or "").casefold() != name.casefold():
+            if name is not None and plain(n.name) != plain(name):
                 continue
             if role is not None and n.getRoleName() != role:
                 continue
@@ -137,3 +145,20 @@ def castctl(castctl_bin, device, *args):
 def receiver_media(castctl_bin, device):
     status = json.loads(castctl(castctl_bin, device, "status", "--json"))
     return status.get("media") or {}
+
+
+class Cases:
+    """Runs named test cases, prints ok/FAIL lines with the time each took, counts failures."""
+
+    def __init__(self):
+        self.failed = 0
+
+    def __call__(self, name, fn):
+        import traceback
+        t0 = time.time()
+        try:
+            fn()
+            print(f"ok   {name} ({time.time() - t0:.1f}s)", flush=True)
+        except Exception as e:
+            self.failed += 1
+            print(f"FAIL {name}: {e}\n{traceback.format_exc(limit=-2)}", flush=True)

@@ -7,24 +7,14 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
-from atspi_helpers import Failure, app_named, find, find_all, receiver_media, states, wait_for
+from atspi_helpers import Cases, Failure, app_named, find, find_all, receiver_media, states, wait_for
 
 CASTCTL = os.environ["CASTCTL"]
 DEVICE = os.environ["FILE_DEVICE"]
 TITLE = os.environ["FILE_TITLE"]
 SHOTS = os.environ.get("SHOTS_DIR")
 app = app_named("castdeck")
-failed = 0
-
-
-def case(name, fn):
-    global failed
-    try:
-        fn()
-        print(f"ok   {name}", flush=True)
-    except Exception as e:
-        failed += 1
-        print(f"FAIL {name}: {e}", flush=True)
+case = Cases()
 
 
 def file_plays():
@@ -73,5 +63,5 @@ case("castdeck --device HOST:PORT FILE serves the file and the receiver plays it
 case("a second castdeck FILE hands the file to the running window, which casts it", second_launch_hands_over)
 case("a device that answers deviceauth with a trusted chain is marked Verified", verified_mark)
 case("the header bar offers Cast a file", cast_a_file_button)
-print(f"\n{4 - failed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"\n{4 - case.failed} passed, {case.failed} failed")
+sys.exit(1 if case.failed else 0)

@@ -9,7 +9,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from atspi_helpers import (Failure, app_named, castctl, click, find, find_all, receiver_media, set_text,
+from atspi_helpers import (Cases, Failure, app_named, castctl, click, find, find_all, receiver_media, set_text,
                            states, value_of, wait_for)
 
 CASTCTL = os.environ["CASTCTL"]
@@ -20,20 +20,8 @@ BREAKS = os.environ["BREAKS_FILE"]
 RESTART = os.environ["RESTART_RECEIVER"]  # a command that starts the receiver again
 PIDFILE = os.environ["RECEIVER_PIDFILE"]
 SHOTS = os.environ.get("SHOTS_DIR")
-failed = 0
+case = Cases()
 app = app_named("castdeck")
-
-
-def case(name, fn):
-    global failed
-    t0 = time.time()
-    try:
-        fn()
-        print(f"ok   {name} ({time.time() - t0:.1f}s)", flush=True)
-    except Exception as e:
-        failed += 1
-        import traceback
-        print(f"FAIL {name}: {e}\n{traceback.format_exc(limit=-2)}", flush=True)
 
 
 def status():
@@ -152,7 +140,8 @@ def failed_add_keeps_the_session():
 
 
 def killed_receiver_shows_reconnecting():
-    click(find(app, "Open expanded controller", "push button"))
+    for opener in find_all(app, "Open expanded controller", "push button"):
+        click(opener)
     find(app, "film.mp4", "label")
     pid = int(open(PIDFILE).read())
     os.kill(pid, signal.SIGKILL)
@@ -184,4 +173,4 @@ case("finished media says Finished and Play Again plays it", finished_offers_pla
 case("at 2×, Skip Ad waits for the receiver's break clock", skip_ad_at_double_speed)
 case("a failed Add Device keeps the session and errors show in the dialog", failed_add_keeps_the_session)
 case("a killed receiver shows Reconnecting with the transport off, then follows the device", killed_receiver_shows_reconnecting)
-sys.exit(1 if failed else 0)
+sys.exit(1 if case.failed else 0)
