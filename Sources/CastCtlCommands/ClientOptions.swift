@@ -78,13 +78,32 @@ struct ClientOptions: ParsableArguments {
             print(Output.json(value))
         } else {
             let t = text()
-            if !t.isEmpty { print(t) }
+            if !t.isEmpty { print(Output.terminalSafe(t)) }
         }
     }
 }
 
 /// Formatting shared by the subcommands.
 enum Output {
+    /// Text a device sent (titles, app names), made safe for a terminal: control characters
+    /// (which can move the cursor or retitle the window) and the bidi controls that reorder
+    /// the rest of a line (U+202A–U+202E, U+2066–U+2069, U+200E/U+200F, U+061C) are written
+    /// as `\u{…}`. Line breaks between our own lines stay. `--json` keeps everything exact.
+    static func terminalSafe(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            let v = scalar.value
+            let control = (v < 0x20 && v != 0x0A && v != 0x09) || (0x7F...0x9F).contains(v)
+            let bidi = (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C
+            if control || bidi {
+                out.append(contentsOf: "\\u{\(String(v, radix: 16, uppercase: true))}".unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
     static func json<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -90,7 +90,7 @@ struct DiscoverCommand: AsyncParsableCommand {
             let data = try encoder.encode(devices.map(DeviceJSON.init))
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print(Self.table(devices))
+            print(Output.terminalSafe(Self.table(devices)))
         }
         if unavailable != nil && devices.isEmpty { throw ExitCode(1) }
     }

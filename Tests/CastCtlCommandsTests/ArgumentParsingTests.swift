@@ -3,6 +3,7 @@
 // its options, and bad usage that must end with exit status 2 (castctl's promise).
 import ArgumentParser
 @testable import CastCtlCommands
+import Testing
 import XCTest
 
 final class ArgumentParsingTests: XCTestCase {
@@ -201,5 +202,18 @@ final class ArgumentParsingTests: XCTestCase {
 
     func testAFailureIsStatusOne() {
         XCTAssertEqual(CastCtl.exitStatus(for: CommandFailure("the device did not answer")), 1)
+    }
+}
+
+/// Plain output of text a device sent cannot drive the terminal or reorder the line.
+@Suite struct TerminalSafeOutputTests {
+    @Test func controlAndBidiCharactersAreEscaped() {
+        let title = "Film\u{202E}evil\u{1B}[2J\u{7}\u{2067}x"
+        #expect(Output.terminalSafe("Media:   \(title)") == "Media:   Film\\u{202E}evil\\u{1B}[2J\\u{7}\\u{2067}x")
+    }
+
+    @Test func ordinaryTextAndOurLineBreaksStay() {
+        let text = "Device:  Living Room TV\nMedia:   فارسی 🎬 e\u{301}\u{200D}"
+        #expect(Output.terminalSafe(text) == text)
     }
 }
