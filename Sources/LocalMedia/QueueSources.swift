@@ -270,8 +270,10 @@ public enum QueueSources {
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         parser.delegate = reader
-        guard parser.parse() else {
-            throw .notAPlaylist(path: name, reason: "the XML is not well-formed (\(parser.parserError.map { ($0 as NSError).localizedDescription } ?? "unknown error"))")
+        // Foundation on Linux may report success for a document cut short: the reader
+        // checks that every element it saw was closed.
+        guard parser.parse(), reader.failure == nil, reader.openElements == 0 else {
+            throw .notAPlaylist(path: name, reason: "the XML is not well-formed (\(reader.failure ?? parser.parserError.map { ($0 as NSError).localizedDescription } ?? "an element is not closed"))")
         }
         guard reader.sawPlaylist else { throw .notAPlaylist(path: name, reason: "it has no <playlist> element") }
         var out = Expansion()
@@ -342,16 +344,26 @@ private final class XSPFReader: NSObject, XMLParserDelegate {
     var sawPlaylist = false
     private var current: Track?
     private var text = ""
-    private var depthInTrack = 0
+    var openElements = 0
+    var failure: String?
 
     func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         let local = name.split(separator: ":").last.map(String.init) ?? name
+        openElements += 1
+        if openElements > 64 {
+            failure = "it nests elements more than 64 deep"
+            parser.abortParsing()
+        }
         if local == "playlist" { sawPlaylist = true }
         if local == "track" {
             current = Track()
         }
         text = ""
         if tracks.count > QueueSources.maxEntries { parser.abortParsing() }
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred error: any Error) {
+        if failure == nil { failure = (error as NSError).localizedDescription }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
@@ -361,6 +373,7 @@ private final class XSPFReader: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
         let local = name.split(separator: ":").last.map(String.init) ?? name
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        openElements -= 1
         switch local {
         case "location" where current != nil && current?.location == nil: current?.location = value
         case "title" where current != nil: current?.title = value.isEmpty ? nil : value
