@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# System tests of queues: castctl (cast DIR / playlists / castctl queue) with pychromecast
+# 14.0.10 as a second sender, against `castctl receiver` over TLS on loopback. Audio files
+# are made with ffmpeg in the tests.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[[ -x .venv/bin/python ]] || ./scripts/setup.sh
+swift build --product castctl >/dev/null
+export CASTCTL="$(swift build --show-bin-path)/castctl"
+work=$(mktemp -d)
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+export CASTDECK_RECEIVER_LOG="${CASTDECK_RECEIVER_LOG:-$work/receiver.log}" CASTDECK_TEST_STATE="$work/state"
+status=0
+.venv/bin/python -m pytest -q -s -p no:cacheprovider Tests/System/queue "$@" || status=$?
+if ((status != 0)); then
+  echo "--- receiver log (last 60 lines)"; tail -n 60 "$CASTDECK_RECEIVER_LOG" || true
+fi
+exit $status
