@@ -1,3 +1,4 @@
+import CastClient
 import CastProtocol
 
 /// The one way in: every user command, whoever sends it (a button, a keyboard shortcut, a menu
@@ -35,6 +36,16 @@ public enum AppAction: Hashable, Sendable {
     /// Ask which files to cast (the window's file chooser; see `AppModel.filePicker`).
     case chooseFiles
     case disconnect
+    // Queue (AppModel+Queue.swift); item commands take the queue item id.
+    case queueNext
+    case queuePrev
+    case queueJump(Int)
+    case queueRemove(Int)
+    case queueMoveUp(Int)
+    case queueMoveDown(Int)
+    case queuePlayNext(Int)
+    case cycleRepeat
+    case toggleShuffle
 
     /// The action's stable name: the GAction name in the window ("win.<raw value>"), and what
     /// MPRIS or tests use to look a command up. One name per case.
@@ -59,6 +70,15 @@ public enum AppAction: Hashable, Sendable {
         case castSample = "cast-sample"
         case chooseFiles = "cast-file"
         case disconnect
+        case queueNext = "queue-next"
+        case queuePrev = "queue-prev"
+        case queueJump = "queue-jump"
+        case queueRemove = "queue-remove"
+        case queueMoveUp = "queue-move-up"
+        case queueMoveDown = "queue-move-down"
+        case queuePlayNext = "queue-play-next"
+        case cycleRepeat = "queue-repeat"
+        case toggleShuffle = "queue-shuffle"
 
         /// What the action's parameter is (GTK: the GVariant type "d" or "i").
         public enum Parameter: Sendable { case none, double, int }
@@ -67,6 +87,7 @@ public enum AppAction: Hashable, Sendable {
             switch self {
             case .seekTo, .setRate, .setVolume: .double
             case .selectTextTrack, .selectAudioTrack: .int
+            case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext: .int
             default: .none
             }
         }
@@ -105,6 +126,15 @@ public enum AppAction: Hashable, Sendable {
             case .castSample: tr("Cast sample")
             case .chooseFiles: tr("Cast a file")
             case .disconnect: tr("Disconnect")
+            case .queueNext: tr("Next")
+            case .queuePrev: tr("Previous")
+            case .queueJump: tr("Play")
+            case .queueRemove: tr("Remove")
+            case .queueMoveUp: tr("Move Up")
+            case .queueMoveDown: tr("Move Down")
+            case .queuePlayNext: tr("Play Next")
+            case .cycleRepeat: tr("Repeat")
+            case .toggleShuffle: tr("Shuffle")
             }
         }
 
@@ -132,6 +162,15 @@ public enum AppAction: Hashable, Sendable {
             case .castSample: .castSample
             case .chooseFiles: .chooseFiles
             case .disconnect: .disconnect
+            case .queueNext: .queueNext
+            case .queuePrev: .queuePrev
+            case .queueJump: int.map(AppAction.queueJump)
+            case .queueRemove: int.map(AppAction.queueRemove)
+            case .queueMoveUp: int.map(AppAction.queueMoveUp)
+            case .queueMoveDown: int.map(AppAction.queueMoveDown)
+            case .queuePlayNext: int.map(AppAction.queuePlayNext)
+            case .cycleRepeat: .cycleRepeat
+            case .toggleShuffle: .toggleShuffle
             }
         }
     }
@@ -155,6 +194,15 @@ public enum AppAction: Hashable, Sendable {
         case .castSample: .castSample
         case .chooseFiles: .chooseFiles
         case .disconnect: .disconnect
+        case .queueNext: .queueNext
+        case .queuePrev: .queuePrev
+        case .queueJump: .queueJump
+        case .queueRemove: .queueRemove
+        case .queueMoveUp: .queueMoveUp
+        case .queueMoveDown: .queueMoveDown
+        case .queuePlayNext: .queuePlayNext
+        case .cycleRepeat: .cycleRepeat
+        case .toggleShuffle: .toggleShuffle
         }
     }
 }
@@ -199,6 +247,18 @@ extension AppModel {
             return filePicker != nil
         case .disconnect:
             return isConnected
+        case .queueNext:
+            guard hasQueue, supports(.queueNext), let i = queue.currentIndex else { return false }
+            return i + 1 < queue.count || queue.repeatMode == .all || queue.repeatMode == .allAndShuffle
+        case .queuePrev:
+            guard hasQueue, supports(.queuePrev), let i = queue.currentIndex else { return false }
+            return i > 0 || queue.repeatMode == .all || queue.repeatMode == .allAndShuffle
+        case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext:
+            return hasMedia && queue.count > 0
+        case .cycleRepeat:
+            return hasMedia && queue.count > 0 && supports(.queueRepeat)
+        case .toggleShuffle:
+            return hasQueue && supports(.queueShuffle)
         }
     }
 
@@ -224,6 +284,15 @@ extension AppModel {
         case .castSample: await castSample()
         case .chooseFiles: filePicker?()
         case .disconnect: await disconnect()
+        case .queueNext: await queueCommand { m throws(CastClientError) in try await m.queueNext() }
+        case .queuePrev: await queueCommand { m throws(CastClientError) in try await m.queuePrev() }
+        case .queueJump(let id): await queueCommand { m throws(CastClientError) in try await m.queueJump(to: id) }
+        case .queueRemove(let id): await queueCommand { m throws(CastClientError) in try await m.queueRemove([id]) }
+        case .queueMoveUp(let id): await moveQueueItem(id, by: -1)
+        case .queueMoveDown(let id): await moveQueueItem(id, by: 1)
+        case .queuePlayNext(let id): await playQueueItemNext(id)
+        case .cycleRepeat: await cycleRepeat()
+        case .toggleShuffle: await toggleShuffle()
         }
     }
 
@@ -235,6 +304,7 @@ extension AppModel {
         case .toggleMute: .bool(isMuted)
         case .selectTextTrack: .int(activeTextTrackID ?? -1)
         case .selectAudioTrack: .int(activeAudioTrackID ?? audioTracks.first?.trackId ?? -1)
+        case .toggleShuffle: .bool(queue.repeatMode == .allAndShuffle)
         default: nil
         }
     }

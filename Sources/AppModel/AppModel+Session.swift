@@ -64,6 +64,7 @@ extension AppModel {
                     self.authentication = verdict
                 }
             },
+            followQueue(session),  // AppModel+Queue.swift
             Task { [weak self] in
                 for await _ in media.statusUpdates() {
                     guard let self, self.session === session else { return }
@@ -93,6 +94,7 @@ extension AppModel {
         for task in sessionTasks { task.cancel() }
         sessionTasks = []
         session = nil
+        queue = MediaQueue()
         authentication = .notChecked
         endLocalCast()
         statusRevision += 1

@@ -86,6 +86,8 @@ public final class AppModel {
     public var draftStyle: TextTrackStyle
     /// A sample media item to offer (set in demo mode).
     public var sampleMedia: MediaInformation?
+    /// The receiver's queue as CastClient's model knows it (AppModel+Queue.swift).
+    public internal(set) var queue = MediaQueue()
 
     // MARK: collaborators
 

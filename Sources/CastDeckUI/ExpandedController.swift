@@ -30,6 +30,7 @@ final class ExpandedController {
     let tracksButton: MenuButton
     let styleButton: Button
     let tracks: TracksPopover
+    let queueView: QueueView
     var parent: Window?
     /// True while render() writes into sliders, so their change handlers ignore it.
     var updating = false
@@ -61,6 +62,8 @@ final class ExpandedController {
         styleButton = ui.get("style")
         tracks = try TracksPopover(model: model)
         tracksButton.setPopover(tracks.popover)
+        queueView = try QueueView(model: model)
+        root.append(queueView.bar)
         connectSignals()
         markers.setDrawFunc { [unowned self] cr, w, h in self.drawMarkers(cr, w, h) }
     }
@@ -108,6 +111,7 @@ final class ExpandedController {
         volume.isSensitive = model.isEnabled(.setVolume)
         if volumeDebounce == 0, abs(volume.value - model.volumeLevel) > 0.001 { volume.value = model.volumeLevel }
         tracks.render()
+        queueView.render()
         tracksButton.isSensitive = model.isEnabled(.selectTextTrack)
         styleButton.isSensitive = model.isEnabled(.applyStyle)
         renderProgressLocked()

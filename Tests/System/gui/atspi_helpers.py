@@ -124,3 +124,16 @@ def castctl(castctl_bin, device, *args):
 def receiver_media(castctl_bin, device):
     status = json.loads(castctl(castctl_bin, device, "status", "--json"))
     return status.get("media") or {}
+
+
+def run_cases(cases):
+    """Runs (name, fn) pairs, printing ok/FAIL for each; returns the exit status (1 if any failed)."""
+    failed = 0
+    for name, fn in cases:
+        try:
+            fn()
+            print(f"ok   {name}", flush=True)
+        except Exception as e:
+            failed += 1
+            print(f"FAIL {name}: {e}", flush=True)
+    return 1 if failed else 0
