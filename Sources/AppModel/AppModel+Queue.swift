@@ -1,5 +1,6 @@
 import CastClient
 import CastProtocol
+import LocalMedia
 
 /// The queue in the window: rows rendered from CastClient's `MediaQueue`, items fetched
 /// only for the rows looked at, and the queue commands of the action table.
@@ -121,4 +122,102 @@ func formatQueueTime(_ s: Double) -> String {
     let h = total / 3600, m = (total % 3600) / 60, sec = total % 60
     let mm = h > 0 && m < 10 ? "0\(m)" : "\(m)"
     return (h > 0 ? "\(h):" : "") + mm + ":" + (sec < 10 ? "0\(sec)" : "\(sec)")
+}
+
+// MARK: casting into the queue
+
+extension AppModel {
+    /// Where cast files go when something already plays.
+    public enum QueuePlacement: String, Sendable, CaseIterable {
+        /// Replace what plays with these (a new queue).
+        case playNow = "now"
+        /// Right after the current item.
+        case playNext = "next"
+        /// At the end of the queue.
+        case addToQueue = "queue"
+    }
+
+    /// Whether casting now should ask where the files go (something is loaded).
+    public var castingShouldAsk: Bool { isConnected && hasMedia && mediaStatus?.playerState != .idle }
+
+    /// Casts files, folders (their media in natural order) and playlists into the queue:
+    /// a new queue (`playNow`), after the current item, or at the end. Files are served
+    /// while the queue's media session lasts.
+    public func castQueue(_ files: [String], mode: QueuePlacement) async {
+        guard let session, case .connected = connection else {
+            pendingFiles = files
+            post(tr("Choose a device to cast {0}.", files.first.map(Self.fileName) ?? ""))
+            return
+        }
+        let expansion: QueueSources.Expansion
+        do {
+            expansion = try QueueSources.expand(files, recursive: false)
+        } catch {
+            post(error.description)
+            return
+        }
+        for w in expansion.warnings { post(w) }
+        let (items, casts) = await queueItems(for: expansion.entries, session: session)
+        guard !items.isEmpty, self.session === session else {
+            for c in casts { await mediaShare.end(c) }
+            if items.isEmpty, expansion.warnings.isEmpty { post(tr("Nothing to cast in {0}.", files.first.map(Self.fileName) ?? "")) }
+            return
+        }
+        let placement = hasMedia ? mode : .playNow
+        let loaded: Bool
+        do {
+            loaded = try await place(items, placement, session: session)
+        } catch {
+            for c in casts { await mediaShare.end(c) }
+            post(error.description)
+            return
+        }
+        if loaded { endQueueCasts() }
+        queueCasts += casts
+        queueCastsSession = session.media.status?.mediaSessionId
+    }
+
+    /// Loads a new queue (true) or inserts into the current one (false).
+    private func place(_ items: [QueueItem], _ placement: QueuePlacement, session: CastSession) async throws(CastClientError) -> Bool {
+        switch placement {
+        case .playNext:
+            try await session.media.queueInsertNext(items)
+            return false
+        case .addToQueue:
+            try await session.media.queueInsert(items)
+            return false
+        case .playNow:
+            if await session.sessionInfo == nil { try await session.start() }
+            try await session.media.queueLoad(items, startIndex: 0, repeatMode: .off)
+            return true
+        }
+    }
+
+    /// Queue items for entries (LocalMedia shares the files); what cannot be cast is a notice.
+    private func queueItems(for entries: [QueueEntry], session: CastSession) async -> ([QueueItem], [LocalCast]) {
+        do {
+            let ends = try await session.connectionEndpoints()
+            let batch = await mediaShare.queueItems(for: entries, device: ends.remote, localAddress: ends.local)
+            for text in batch.warnings + batch.failures { post(text) }
+            return (batch.items, batch.casts)
+        } catch {
+            post(error.description)
+            return ([], [])
+        }
+    }
+
+    /// Ends the queue's shares once its media session is over (a new LOAD, or the session gone).
+    func followQueueCasts() {
+        guard !queueCasts.isEmpty else { return }
+        let id = mediaStatus?.mediaSessionId
+        if id == nil || id != queueCastsSession || mediaStatus?.playerState == .idle { endQueueCasts() }
+    }
+
+    func endQueueCasts() {
+        let casts = queueCasts
+        queueCasts = []
+        queueCastsSession = nil
+        let share = mediaShare
+        Task { for c in casts { await share.end(c) } }
+    }
 }

@@ -87,6 +87,7 @@ extension AppModel {
     private func statusChanged() {
         statusRevision += 1
         followLocalCast()
+        followQueueCasts()
         resolveArtwork()
     }
 
@@ -95,6 +96,7 @@ extension AppModel {
         sessionTasks = []
         session = nil
         queue = MediaQueue()
+        endQueueCasts()
         authentication = .notChecked
         endLocalCast()
         statusRevision += 1

@@ -75,49 +75,17 @@ enum QueueRepeatArgument: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
-/// Turns queue entries into queue items: files are shared (their tags give the
-/// metadata), URLs described from their name. Entries that cannot be cast are left out
-/// with a warning; none at all is an error.
+/// Queue entries → queue items (LocalMedia's `MediaShare.queueItems`), with castctl's
+/// warnings; entries that cannot be cast are left out, none at all is an error.
 enum QueueBuilder {
-    struct Built {
-        var items: [QueueItem] = []
-        var casts: [LocalCast] = []
-    }
-
-    static func items(for entries: [QueueEntry], share: MediaShare, device: String, localAddress: String) async throws -> Built {
-        var out = Built()
-        var failures: [String] = []
-        for entry in entries {
-            switch entry.location {
-            case .url(let url):
-                var media = MediaInformation(
-                    contentId: url, contentUrl: url, streamType: .buffered, contentType: CastCommand.guessContentType(url),
-                    metadata: MediaMetadata(metadataType: .generic, title: entry.title ?? Self.name(ofURL: url)))
-                if media.contentType?.hasPrefix("audio/") == true { media.metadata?.metadataType = .musicTrack }
-                out.items.append(QueueItem(media: media, autoplay: true))
-            case .file(let path):
-                do {
-                    let cast = try await share.prepare(file: path, device: device, localAddress: localAddress)
-                    for w in cast.warnings { CastCommand.warn(w) }
-                    var media = cast.media
-                    if let title = entry.title { media.metadata?.title = title }
-                    out.casts.append(cast)
-                    out.items.append(QueueItem(media: media, autoplay: true))
-                } catch {
-                    failures.append(error.description)
-                    CastCommand.warn(error.description + " It is left out of the queue.")
-                }
-            }
+    static func items(for entries: [QueueEntry], share: MediaShare, device: String, localAddress: String) async throws -> QueueBatch {
+        let batch = await share.queueItems(for: entries, device: device, localAddress: localAddress)
+        for w in batch.warnings { CastCommand.warn(w) }
+        for f in batch.failures { CastCommand.warn(f + " It is left out of the queue.") }
+        guard !batch.items.isEmpty else {
+            for c in batch.casts { await share.end(c) }
+            throw CommandFailure(batch.failures.first.map { "Nothing could be cast: \($0)" } ?? "Nothing to cast.")
         }
-        guard !out.items.isEmpty else {
-            for c in out.casts { await share.end(c) }
-            throw CommandFailure(failures.first.map { "Nothing could be cast: \($0)" } ?? "Nothing to cast.")
-        }
-        return out
-    }
-
-    static func name(ofURL url: String) -> String {
-        let last = URL(string: url)?.lastPathComponent ?? url
-        return last.isEmpty || last == "/" ? url : (last.removingPercentEncoding ?? last)
+        return batch
     }
 }

@@ -75,3 +75,8 @@ extension Adjustment {
 extension ScrolledWindow {
     public var verticalAdjustment: Adjustment { Adjustment(raw: UnsafeMutableRawPointer(gtk_scrolled_window_get_vadjustment(cast(pointer)))) }
 }
+
+@MainActor
+extension MessageDialog {
+    public func setBody(_ text: String) { adw_message_dialog_set_body(cast(pointer), text) }
+}

@@ -44,6 +44,7 @@ for spec in "1:One" "2:Two" "10:Ten"; do
   ffmpeg -v error -nostdin -y -f lavfi -i "sine=frequency=$((220 * n)):duration=120" -metadata title="$t" \
     -metadata artist="The Testers" -c:a libmp3lame -q:a 9 "$work/album/$n - $t.mp3"
 done
+ffmpeg -v error -nostdin -y -f lavfi -i "sine=duration=60" -metadata title="Extra" -c:a libmp3lame -q:a 9 "$work/extra.mp3"
 "$bin/castctl" receiver --port 0 >"$work/gui-receiver.out" 2>"$work/gui-receiver.log" & pids+=($!)
 for _ in $(seq 100); do grep -q "^listening on " "$work/gui-receiver.out" 2>/dev/null && break; sleep 0.1; done
 dev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/gui-receiver.out")"
@@ -52,7 +53,7 @@ for _ in $(seq 100); do grep -q "^Casting " "$work/cast.out" 2>/dev/null && brea
 export XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile LANGUAGE="${QUEUE_LANGUAGE:-en}" LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
 "$bin/castdeck" --device "$dev" >"$work/app.log" 2>&1 & pids+=($!)
 gstatus=0
-CASTCTL="$bin/castctl" QUEUE_DEVICE="$dev" SHOTS_DIR="${SHOTS_DIR:-}" \
+CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" EXTRA_FILE="$work/extra.mp3" QUEUE_DEVICE="$dev" SHOTS_DIR="${SHOTS_DIR:-}" \
   timeout 300 /usr/bin/python3 Tests/System/gui/test_queue_window.py || gstatus=$?
 if ((gstatus != 0)); then
   echo "--- castdeck log"; tail -40 "$work/app.log"; echo "--- cast"; cat "$work/cast.out"

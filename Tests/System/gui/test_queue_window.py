@@ -135,10 +135,30 @@ def previous_and_next():
     wait_for("Previous to go back", lambda: queue()["currentPosition"] == 1)
 
 
+def casting_while_playing_asks():
+    # A second launch hands the file to the running window; something plays, so it asks.
+    done = subprocess.run([os.environ["CASTDECK"], os.environ["EXTRA_FILE"]], capture_output=True, text=True, timeout=30)
+    if done.returncode != 0:
+        raise Failure(f"the second castdeck exited with {done.returncode}: {done.stderr.strip()}")
+    # libadwaita 1.2 names a response button by its label twice ("Add to Queue Add to Queue").
+    def response(label):
+        return [b for b in find_all(app, role="push button") if (b.name or "").startswith(label + " ")]
+    add = wait_for("the Add to Queue response", lambda: response("Add to Queue"), timeout=20)[0]
+    for other in ("Play Now", "Play Next"):
+        if not response(other):
+            raise Failure(f"no {other} response")
+    if SHOTS:
+        os.system(f"import -window root {SHOTS}/gui-cast-choice.png")
+    before = len(titles())
+    click(add)
+    wait_for("the file at the end of the queue", lambda: titles()[-1] == "Extra" and len(titles()) == before + 1, timeout=30)
+
+
 sys.exit(run_cases([
     ("the Queue button opens the list in natural order, the current item marked", opens_the_queue),
     ("castctl's insert, move and remove show in the window's list", castctl_edits_show_in_the_window),
     ("the window's row menu and activation reach the receiver", window_edits_reach_the_receiver),
     ("Repeat cycles off/all/one and Shuffle toggles on the receiver", repeat_and_shuffle),
     ("Previous and Next move the queue", previous_and_next),
+    ("casting a file while something plays asks Play Now / Play Next / Add to Queue", casting_while_playing_asks),
 ]))
