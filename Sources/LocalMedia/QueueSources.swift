@@ -57,6 +57,7 @@ public enum QueueSources {
         case notAPlaylist(path: String, reason: String)
         case tooLarge(path: String, limit: String)
         case empty(String)
+        case unsupportedURL(String)
 
         public var description: String {
             switch self {
@@ -65,6 +66,7 @@ public enum QueueSources {
             case .notAPlaylist(let p, let r): "\(p) is not a playlist CastDeck can read: \(r)."
             case .tooLarge(let p, let limit): "\(p) is too large for a playlist (more than \(limit))."
             case .empty(let p): "\(p) has no media to cast."
+            case .unsupportedURL(let u): "“\(u)” is not an http or https URL; a queue takes those and files on this computer."
             }
         }
     }
@@ -88,6 +90,9 @@ public enum QueueSources {
         var out = Expansion()
         for argument in arguments {
             if !MediaShare.isLocal(argument) {
+                guard let scheme = URL(string: argument)?.scheme?.lowercased(), ["http", "https"].contains(scheme) else {
+                    throw .unsupportedURL(argument)
+                }
                 out.entries.append(QueueEntry(.url(argument)))
                 continue
             }

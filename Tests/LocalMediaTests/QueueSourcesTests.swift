@@ -83,6 +83,9 @@ final class QueueSourcesTests: XCTestCase {
         let a = try touch("a.mp3")
         let e = try QueueSources.expand(["https://example.com/x.mp4", a, "http://example.com/y.mp3"])
         XCTAssertEqual(names(e), ["https://example.com/x.mp4", "a.mp3", "http://example.com/y.mp3"])
+        XCTAssertThrowsError(try QueueSources.expand([a, "rtsp://example.com/live"])) { error in
+            XCTAssertEqual(error as? QueueSources.Failure, .unsupportedURL("rtsp://example.com/live"))
+        }
     }
 
     // MARK: M3U
