@@ -30,6 +30,10 @@ final class QueueView {
     }
     var rows: [RowWidgets] = []
     var rendered: [AppModel.QueueRow] = []
+    /// Rows are made a page at a time as the list is scrolled down (a queue of thousands
+    /// would otherwise take seconds to build), always far enough to show the current item.
+    static let page = 100
+    var shownCount = QueueView.page
     var renderedArtwork: String?
 
     init(model: AppModel) throws {
@@ -70,9 +74,19 @@ final class QueueView {
     }
 
     private func renderRows() {
-        let next = model.queueRows
+        let all = model.queueRows
+        let currentIndex = all.firstIndex(where: \.isCurrent) ?? 0
+        shownCount = max(shownCount, currentIndex + Self.page / 2)
+        let next = Array(all.prefix(shownCount))
         guard next != rendered || model.artworkPath != renderedArtwork else { return }
-        if next.map(\.itemID) != rendered.map(\.itemID) {
+        let oldIDs = rendered.map(\.itemID), newIDs = next.map(\.itemID)
+        if newIDs.count > oldIDs.count, Array(newIDs.prefix(oldIDs.count)) == oldIDs {
+            // A page more: append its rows only.
+            let added = next[oldIDs.count...].map(makeRow)
+            for r in added { list.append(r.row) }
+            rows += added
+            rendered += next[oldIDs.count...].map { var r = $0; r.title = ""; return r }
+        } else if newIDs != oldIDs {
             list.removeAll()
             rows = next.map(makeRow)
             for r in rows { list.append(r.row) }
@@ -141,11 +155,18 @@ final class QueueView {
         }
     }
 
-    /// Asks for the items of the rows in view (and a few around them).
+    /// Asks for the items of the rows in view (and a few around them); near the end of the
+    /// rows made so far, makes the next page.
     func loadVisibleItems() {
         let count = rendered.count
         guard count > 0 else { return }
         let adj = scroller.verticalAdjustment
+        // Only once the list is laid out and shown (before that the adjustment is all zeros).
+        if count < model.queue.count, popover.isVisible, adj.pageSize > 0, adj.value + adj.pageSize > adj.upper - 400 {
+            shownCount = count + Self.page
+            renderRows()
+            return
+        }
         let rowHeight = max(1, adj.upper / Double(count))
         let first = max(0, Int(adj.value / rowHeight) - 5)
         let visible = Int((adj.pageSize > 0 ? adj.pageSize : 480) / rowHeight) + 10
