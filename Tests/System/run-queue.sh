@@ -53,7 +53,7 @@ for _ in $(seq 100); do grep -q "^Casting " "$work/cast.out" 2>/dev/null && brea
 export XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile LANGUAGE="${QUEUE_LANGUAGE:-en}" LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
 "$bin/castdeck" --device "$dev" >"$work/app.log" 2>&1 & pids+=($!)
 gstatus=0
-CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" EXTRA_FILE="$work/extra.mp3" QUEUE_DEVICE="$dev" SHOTS_DIR="${SHOTS_DIR:-}" \
+WORK_DIR="$work" CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" EXTRA_FILE="$work/extra.mp3" QUEUE_DEVICE="$dev" SHOTS_DIR="${SHOTS_DIR:-}" \
   timeout 300 /usr/bin/python3 Tests/System/gui/test_queue_window.py || gstatus=$?
 if ((gstatus != 0)); then
   echo "--- castdeck log"; tail -40 "$work/app.log"; echo "--- cast"; cat "$work/cast.out"

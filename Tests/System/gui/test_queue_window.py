@@ -154,6 +154,30 @@ def casting_while_playing_asks():
     wait_for("the file at the end of the queue", lambda: titles()[-1] == "Extra" and len(titles()) == before + 1, timeout=30)
 
 
+def a_thousand_items_open_a_page_at_a_time():
+    lines = ["#EXTM3U"]
+    for n in range(1, 1001):
+        lines += [f"#EXTINF:180,Song {n}", f"https://example.com/music/{n}.mp3"]
+    path = os.path.join(os.environ["WORK_DIR"], "big.m3u8")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    castctl("cast", path)
+    wait_for("the heading to count 1,000 items", lambda: find_all(app, "Queue · 1000 items", "label"), timeout=30)
+    button = [b for b in find_all(app, "Queue") if b.getRoleName() != "list"][0]
+    if not find_all(app, "Queue", "list"):
+        click(button)
+    lst = the_list()
+    wait_for("the first rows' titles", lambda: lst.getChildAtIndex(0).name == "Song 1" and lst.getChildAtIndex(5).name == "Song 6", timeout=30)
+    if not 100 <= lst.childCount < 1000:
+        raise Failure(f"{lst.childCount} rows made at once")
+    # Rows far below were not fetched: they wait as "Loading…".
+    if lst.getChildAtIndex(lst.childCount - 1).name != "Loading…":
+        raise Failure(f"the last row made is {lst.getChildAtIndex(lst.childCount - 1).name!r}")
+    # The window still answers.
+    castctl("queue", "jump", "3")
+    wait_for("the jump in the list", lambda: "Now playing" in (lst.getChildAtIndex(2).description or ""))
+
+
 sys.exit(run_cases([
     ("the Queue button opens the list in natural order, the current item marked", opens_the_queue),
     ("castctl's insert, move and remove show in the window's list", castctl_edits_show_in_the_window),
@@ -161,4 +185,5 @@ sys.exit(run_cases([
     ("Repeat cycles off/all/one and Shuffle toggles on the receiver", repeat_and_shuffle),
     ("Previous and Next move the queue", previous_and_next),
     ("casting a file while something plays asks Play Now / Play Next / Add to Queue", casting_while_playing_asks),
+    ("a 1,000-item queue shows a page of rows, titles fetched only for those in view", a_thousand_items_open_a_page_at_a_time),
 ]))
