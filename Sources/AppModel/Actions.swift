@@ -1,3 +1,4 @@
+import CastClient
 import CastProtocol
 
 /// The one way in: every user command, whoever sends it (a button, a keyboard shortcut, a menu
@@ -40,6 +41,16 @@ public enum AppAction: Hashable, Sendable {
     /// Ask which files to cast (the window's file chooser; see `AppModel.filePicker`).
     case chooseFiles
     case disconnect
+    // Queue (AppModel+Queue.swift); item commands take the queue item id.
+    case queueNext
+    case queuePrev
+    case queueJump(Int)
+    case queueRemove(Int)
+    case queueMoveUp(Int)
+    case queueMoveDown(Int)
+    case queuePlayNext(Int)
+    case cycleRepeat
+    case toggleShuffle
 
     /// The action's stable name: the GAction name in the window ("win.<raw value>"), and what
     /// MPRIS or tests use to look a command up. One name per case.
@@ -66,6 +77,15 @@ public enum AppAction: Hashable, Sendable {
         case chooseLink = "cast-link"
         case chooseFiles = "cast-file"
         case disconnect
+        case queueNext = "queue-next"
+        case queuePrev = "queue-prev"
+        case queueJump = "queue-jump"
+        case queueRemove = "queue-remove"
+        case queueMoveUp = "queue-move-up"
+        case queueMoveDown = "queue-move-down"
+        case queuePlayNext = "queue-play-next"
+        case cycleRepeat = "queue-repeat"
+        case toggleShuffle = "queue-shuffle"
 
         /// What the action's parameter is (GTK: the GVariant type "d" or "i").
         public enum Parameter: Sendable { case none, double, int }
@@ -74,6 +94,7 @@ public enum AppAction: Hashable, Sendable {
             switch self {
             case .seekTo, .setRate, .setVolume: .double
             case .selectTextTrack, .selectAudioTrack: .int
+            case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext: .int
             default: .none
             }
         }
@@ -124,6 +145,15 @@ public enum AppAction: Hashable, Sendable {
             case .chooseLink: tr("Cast a Link…")
             case .chooseFiles: tr("Cast a File…")
             case .disconnect: tr("Disconnect")
+            case .queueNext: tr("Next")
+            case .queuePrev: tr("Previous")
+            case .queueJump: tr("Play")
+            case .queueRemove: tr("Remove")
+            case .queueMoveUp: tr("Move Up")
+            case .queueMoveDown: tr("Move Down")
+            case .queuePlayNext: tr("Play Next")
+            case .cycleRepeat: tr("Repeat")
+            case .toggleShuffle: tr("Shuffle")
             }
         }
 
@@ -153,6 +183,15 @@ public enum AppAction: Hashable, Sendable {
             case .chooseLink: .chooseLink
             case .chooseFiles: .chooseFiles
             case .disconnect: .disconnect
+            case .queueNext: .queueNext
+            case .queuePrev: .queuePrev
+            case .queueJump: int.map(AppAction.queueJump)
+            case .queueRemove: int.map(AppAction.queueRemove)
+            case .queueMoveUp: int.map(AppAction.queueMoveUp)
+            case .queueMoveDown: int.map(AppAction.queueMoveDown)
+            case .queuePlayNext: int.map(AppAction.queuePlayNext)
+            case .cycleRepeat: .cycleRepeat
+            case .toggleShuffle: .toggleShuffle
             }
         }
     }
@@ -178,6 +217,15 @@ public enum AppAction: Hashable, Sendable {
         case .chooseLink: .chooseLink
         case .chooseFiles: .chooseFiles
         case .disconnect: .disconnect
+        case .queueNext: .queueNext
+        case .queuePrev: .queuePrev
+        case .queueJump: .queueJump
+        case .queueRemove: .queueRemove
+        case .queueMoveUp: .queueMoveUp
+        case .queueMoveDown: .queueMoveDown
+        case .queuePlayNext: .queuePlayNext
+        case .cycleRepeat: .cycleRepeat
+        case .toggleShuffle: .toggleShuffle
         }
     }
 }
@@ -225,6 +273,18 @@ extension AppModel {
             return filePicker != nil
         case .disconnect:
             return isConnected || isReconnecting
+        case .queueNext:
+            guard hasQueue, isConnected, supports(.queueNext), let i = queue.currentIndex else { return false }
+            return i + 1 < queue.count || queue.repeatMode == .all || queue.repeatMode == .allAndShuffle
+        case .queuePrev:
+            guard hasQueue, isConnected, supports(.queuePrev), let i = queue.currentIndex else { return false }
+            return i > 0 || queue.repeatMode == .all || queue.repeatMode == .allAndShuffle
+        case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext:
+            return media && queue.count > 0
+        case .cycleRepeat:
+            return media && queue.count > 0 && supports(.queueRepeat)
+        case .toggleShuffle:
+            return hasQueue && isConnected && supports(.queueShuffle)
         }
     }
 
@@ -252,6 +312,15 @@ extension AppModel {
         case .chooseLink: linkPrompt?()
         case .chooseFiles: filePicker?()
         case .disconnect: await disconnect()
+        case .queueNext: await queueCommand { m throws(CastClientError) in try await m.queueNext() }
+        case .queuePrev: await queueCommand { m throws(CastClientError) in try await m.queuePrev() }
+        case .queueJump(let id): await queueCommand { m throws(CastClientError) in try await m.queueJump(to: id) }
+        case .queueRemove(let id): await queueCommand { m throws(CastClientError) in try await m.queueRemove([id]) }
+        case .queueMoveUp(let id): await moveQueueItem(id, by: -1)
+        case .queueMoveDown(let id): await moveQueueItem(id, by: 1)
+        case .queuePlayNext(let id): await playQueueItemNext(id)
+        case .cycleRepeat: await cycleRepeat()
+        case .toggleShuffle: await toggleShuffle()
         }
     }
 
@@ -263,6 +332,7 @@ extension AppModel {
         case .toggleMute: .bool(isMuted)
         case .selectTextTrack: .int(activeTextTrackID ?? -1)
         case .selectAudioTrack: .int(activeAudioTrackID ?? audioTracks.first?.trackId ?? -1)
+        case .toggleShuffle: .bool(queue.repeatMode == .allAndShuffle)
         default: nil
         }
     }

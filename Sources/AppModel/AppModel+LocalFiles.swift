@@ -26,9 +26,8 @@ extension AppModel {
             return
         }
         pendingFiles = []
-        if files.count > 1 {
-            post(tr("Casting {0}; CastDeck casts one file at a time, so {1} other files were left out.", name, files.count - 1))
-        }
+        // Several files, a folder or a playlist make a queue (AppModel+Queue.swift).
+        if files.count > 1 || QueueSources.needsExpansion(first) { return await castQueue(files, mode: .playNow) }
         let cast: LocalCast
         do {
             let ends = try await session.connectionEndpoints()

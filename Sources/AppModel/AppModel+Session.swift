@@ -102,6 +102,7 @@ extension AppModel {
                     self.authentication = verdict
                 }
             },
+            followQueue(session),  // AppModel+Queue.swift
             Task { [weak self] in
                 for await _ in media.statusUpdates() {
                     guard let self, self.session === session else { return }
@@ -177,6 +178,7 @@ extension AppModel {
         statusRevision += 1
         rememberLoad()
         followLocalCast()
+        followQueueCasts()
         resolveArtwork()
     }
 
@@ -197,6 +199,8 @@ extension AppModel {
         sessionTasks = []
         session = nil
         lastLoad = nil
+        queue = MediaQueue()
+        endQueueCasts()
         authentication = .notChecked
         frozenPosition = nil
         endLocalCast()

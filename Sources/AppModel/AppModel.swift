@@ -116,6 +116,8 @@ public final class AppModel {
     public var draftStyle: TextTrackStyle
     /// A sample media item to offer (set in demo mode).
     public var sampleMedia: MediaInformation?
+    /// The receiver's queue as CastClient's model knows it (AppModel+Queue.swift).
+    public internal(set) var queue = MediaQueue()
 
     // MARK: collaborators
 
@@ -140,6 +142,9 @@ public final class AppModel {
     /// The local file being cast, and whether a status has shown it on the device yet.
     @ObservationIgnored var localCast: LocalCast?
     @ObservationIgnored var localCastSeen = false
+    /// Files served for the queue (AppModel+Queue.swift), and the media session they belong to.
+    @ObservationIgnored var queueCasts: [LocalCast] = []
+    @ObservationIgnored var queueCastsSession: Int?
     /// The current local cast's embedded cover art, written to disk for display.
     @ObservationIgnored var embeddedArtworkPath: String?
 

@@ -24,6 +24,9 @@ public actor RemoteMediaClient {
     private let statusBroadcast = Broadcast<MediaStatus?>()
     private let metadataBroadcast = Broadcast<MediaInformation?>()
     private let requestTimeout: Duration?
+    /// The queue model (MediaQueue.swift) and who wants it kept fresh.
+    private let queueState = Mutex(QueueTracking())
+    private let queueBroadcast = Broadcast<MediaQueue>()
 
     init(requestTimeout: Duration? = nil) {
         self.requestTimeout = requestTimeout
@@ -33,6 +36,24 @@ public actor RemoteMediaClient {
 
     /// The latest media status (nil when nothing is loaded or no session is joined).
     public nonisolated var status: MediaStatus? { latest.withLock { $0.status } }
+
+    /// The queue as known now (see `MediaQueue`).
+    public nonisolated var queue: MediaQueue { queueState.withLock { $0.queue } }
+
+    /// Every change of the queue model: the current value first. Subscribing also keeps
+    /// the id list fresh: whenever it goes stale, it is fetched again by itself.
+    public nonisolated func queueUpdates() -> AsyncStream<MediaQueue> {
+        let stale = queueState.withLock { t in
+            t.wanted = true
+            return t.queue.isStale && t.queue.mediaSessionID != nil
+        }
+        if stale { scheduleQueueRefresh() }
+        return queueState.withLock { queueBroadcast.stream(first: $0.queue) }
+    }
+
+    /// How many items have been fetched with QUEUE_GET_ITEMS since the session was joined
+    /// (tests check that a long queue is fetched lazily).
+    public nonisolated var queueItemsFetched: Int { queueState.withLock { $0.itemsFetched } }
 
     /// The latest status and when it arrived: what positions are interpolated from.
     public nonisolated var snapshot: MediaStatusSnapshot { latest.withLock { $0 } }
@@ -72,14 +93,52 @@ public actor RemoteMediaClient {
     func detach(clearStatus: Bool) {
         connection = nil
         transportID = nil
-        if clearStatus { apply(nil) }
+        if clearStatus {
+            apply(nil)
+            updateQueue { $0.apply(status: nil) }
+        }
     }
 
     /// A message from the app on the media namespace. Nonisolated (the state it touches is
     /// behind a Mutex) so that the connection's read loop need not hop onto this actor.
     nonisolated func handle(_ message: MediaMessage) {
-        guard case .mediaStatus(let m) = message else { return }
-        apply(m.status.first)
+        switch message {
+        case .mediaStatus(let m):
+            apply(m.status.first)
+            updateQueue { $0.apply(status: m.status.first) }
+        case .queueChange(let m): updateQueue { $0.apply(change: m) }
+        case .queueItemIDs(let m): updateQueue { $0.apply(ids: m) }
+        case .queueItems(let m): updateQueue { $0.apply(items: m) }
+        default: break
+        }
+    }
+
+    nonisolated func updateQueue(_ change: (inout MediaQueue) -> Void) {
+        let refresh = queueState.withLock { t -> Bool in
+            let old = t.queue
+            change(&t.queue)
+            if t.queue != old { queueBroadcast.send(t.queue) }
+            guard t.wanted, t.queue.isStale, t.queue.mediaSessionID != nil, !t.refreshing else { return false }
+            return true
+        }
+        if refresh { scheduleQueueRefresh() }
+    }
+
+    nonisolated func countFetched(_ n: Int) {
+        queueState.withLock { $0.itemsFetched += n }
+    }
+
+    nonisolated func scheduleQueueRefresh() {
+        let go = queueState.withLock { t -> Bool in
+            if t.refreshing { return false }
+            t.refreshing = true
+            return true
+        }
+        guard go else { return }
+        Task {
+            _ = try? await self.refreshQueue()
+            self.queueState.withLock { $0.refreshing = false }
+        }
     }
 
     private nonisolated func apply(_ incoming: MediaStatus?) {
@@ -97,6 +156,7 @@ public actor RemoteMediaClient {
     func finish() {
         statusBroadcast.finish()
         metadataBroadcast.finish()
+        queueBroadcast.finish()
     }
 
     // MARK: commands
@@ -195,51 +255,6 @@ public actor RemoteMediaClient {
         return try await send("SKIP_AD") { .skipAd(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
     }
 
-    /// Replaces whatever plays with a queue of items.
-    @discardableResult
-    public func queueLoad(_ items: [QueueItem], startIndex: Int = 0, repeatMode: RepeatMode = .off, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
-        guard !items.isEmpty else { throw .invalidArgument("A queue needs at least one item.") }
-        guard items.indices.contains(startIndex) else { throw .invalidArgument("The start index \(startIndex) is outside the queue of \(items.count) items.") }
-        let clean = items.map { var i = $0; i.itemId = nil; return i }
-        return try await send("QUEUE_LOAD") { .queueLoad(QueueLoadRequest(requestId: $0, items: clean, startIndex: startIndex, repeatMode: repeatMode, currentTime: startTime)) }
-    }
-
-    /// Inserts items before the item `beforeItemID` (nil = at the end).
-    @discardableResult
-    public func queueInsert(_ items: [QueueItem], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
-        guard !items.isEmpty else { throw .invalidArgument("Give at least one item to insert.") }
-        let id = try mediaSession(for: "QUEUE_INSERT", needs: [])
-        let clean = items.map { var i = $0; i.itemId = nil; return i }
-        return try await send("QUEUE_INSERT") { .queueInsert(QueueInsertRequest(requestId: $0, mediaSessionId: id, items: clean, insertBefore: beforeItemID)) }
-    }
-
-    /// Removes items from the queue.
-    @discardableResult
-    public func queueRemove(_ itemIDs: [Int]) async throws(CastClientError) -> MediaStatus? {
-        guard !itemIDs.isEmpty else { throw .invalidArgument("Give at least one item id to remove.") }
-        let id = try mediaSession(for: "QUEUE_REMOVE", needs: [])
-        return try await send("QUEUE_REMOVE") { .queueRemove(QueueItemsRequest(requestId: $0, mediaSessionId: id, itemIds: itemIDs)) }
-    }
-
-    @discardableResult
-    public func queueNext() async throws(CastClientError) -> MediaStatus? {
-        let id = try mediaSession(for: "QUEUE_NEXT", needs: .queueNext)
-        return try await send("QUEUE_NEXT") { .queueNext(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
-    }
-
-    @discardableResult
-    public func queuePrev() async throws(CastClientError) -> MediaStatus? {
-        let id = try mediaSession(for: "QUEUE_PREV", needs: .queuePrev)
-        return try await send("QUEUE_PREV") { .queuePrev(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
-    }
-
-    /// Makes `itemID` the current item.
-    @discardableResult
-    public func queueJump(to itemID: Int, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
-        let id = try mediaSession(for: "QUEUE_UPDATE", needs: [])
-        return try await send("QUEUE_UPDATE") { .queueUpdate(QueueUpdateRequest(requestId: $0, mediaSessionId: id, currentItemId: itemID, currentTime: startTime)) }
-    }
-
     /// Sets the stream volume (0 ... 1), not the device volume.
     @discardableResult
     public func setStreamVolume(_ level: Double) async throws(CastClientError) -> MediaStatus? {
@@ -257,7 +272,15 @@ public actor RemoteMediaClient {
 
     // MARK: plumbing
 
-    private func mediaSession(for command: String, needs: MediaCommands) throws(CastClientError) -> Int {
+    struct QueueTracking {
+        var queue = MediaQueue()
+        /// Someone watches the queue: keep the id list fresh by itself.
+        var wanted = false
+        var refreshing = false
+        var itemsFetched = 0
+    }
+
+    func mediaSession(for command: String, needs: MediaCommands) throws(CastClientError) -> Int {
         guard connection != nil else { throw .notConnected }
         guard let status, status.playerState != .idle || status.media != nil else { throw .noMediaSession }
         if !needs.isEmpty, let supported = status.supportedMediaCommands, !supported.contains(needs) {
@@ -266,14 +289,21 @@ public actor RemoteMediaClient {
         return status.mediaSessionId
     }
 
-    private func send(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
+    func send(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
+        let message = try await request(label, make)
+        guard case .mediaStatus(let m) = message else { throw .unexpectedReply(request: label, type: message.type) }
+        // Already applied through `handle` (replies pass there first); return the merged value.
+        return m.status.isEmpty ? nil : status
+    }
+
+    /// Sends a request and returns the answer when it is not an error.
+    func request(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaMessage {
         guard let connection, let transportID else { throw .notConnected }
         let reply = try await connection.request(label, to: transportID, timeout: requestTimeout, make)
         guard case .media(let message) = reply else { throw .unexpectedReply(request: label, type: "\(reply)") }
         switch message {
-        case .mediaStatus(let m):
-            // Already applied through `handle` (replies pass there first); return the merged value.
-            return m.status.isEmpty ? nil : status
+        case .mediaStatus, .queueItemIDs, .queueItems:
+            return message
         case .invalidPlayerState: throw .invalidPlayerState(command: label)
         case .loadFailed(let e): throw .loadFailed(reason: e.reason?.rawValue, detailedErrorCode: e.detailedErrorCode)
         case .loadCancelled: throw .loadCancelled

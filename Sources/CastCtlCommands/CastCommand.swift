@@ -18,8 +18,22 @@ struct CastCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Argument(help: "The media URL, or a file on this computer (a path or file:// URL) to serve to the device.")
-    var url: String
+    @Argument(help: ArgumentHelp(
+        "The media URL, or a file on this computer (a path or file:// URL) to serve to the device. Several (files and URLs mixed), a folder or a playlist (.m3u, .m3u8, .pls, .xspf) make a queue.",
+        valueName: "URL|PATH|DIR|PLAYLIST"))
+    var sources: [String] = []
+
+    /// The first (for a single item: the only) source.
+    var url: String { sources.first ?? "" }
+
+    @Flag(help: "With a folder: include the media files of its subfolders too.")
+    var recursive = false
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("For a queue: off, all, one or shuffle.", valueName: "MODE"))
+    var repeatMode: QueueRepeatArgument?
+
+    /// Several sources, a folder or a playlist: the items go into a queue.
+    var isQueue: Bool { sources.count > 1 || QueueSources.needsExpansion(url) || recursive }
 
     @Option(help: "The title to show.")
     var title: String?
@@ -53,6 +67,9 @@ struct CastCommand: AsyncParsableCommand {
     var app: String = CastAppID.defaultMediaReceiver
 
     func validate() throws {
+        guard !sources.isEmpty else { throw ValidationError("Give a URL, a file, a folder or a playlist to cast.") }
+        if isQueue { return try validateQueue() }  // CastCommand+Queue.swift
+        if repeatMode != nil { throw ValidationError("--repeat is for a queue: give several items, a folder or a playlist.") }
         if Self.isLocal(url) {
             try validateLocal()  // CastCommand+LocalFile.swift
         } else {
@@ -110,6 +127,7 @@ struct CastCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if isQueue { return try await runQueue() }  // CastCommand+Queue.swift
         if Self.isLocal(url) { return try await runLocal() }  // CastCommand+LocalFile.swift
         let media = try mediaInformation()
         for w in await CORSCheck.warnings(for: media) { Self.warn(w) }

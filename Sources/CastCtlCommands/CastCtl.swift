@@ -33,6 +33,7 @@ public struct CastCtl: AsyncParsableCommand {
             SkipAdCommand.self,
             NextCommand.self,
             PrevCommand.self,
+            QueueCommand.self,
             SendCommand.self,
             DiscoverCommand.self,
         ]

@@ -39,6 +39,7 @@ final class ExpandedController {
     let styleButton: Button
     let tracks: TracksPopover
     let volumeControl: VolumeControl
+    let queueView: QueueView
     var parent: Window?
     /// True while render() writes into sliders, so their change handlers ignore it.
     var updating = false
@@ -88,6 +89,9 @@ final class ExpandedController {
             Button(unchecked: ui.get(id, as: ToggleButton.self).pointer).label = isolateLTR(number + "×")
         }
         tracksButton.setPopover(tracks.popover)
+        queueView = try QueueView(model: model)
+        // Previous, Queue, Next: under the volume row, in the controls column.
+        controls.append(queueView.bar)
         connectSignals()
         markers.setDrawFunc { [unowned self] cr, w, h in self.drawMarkers(cr, w, h) }
     }
@@ -224,6 +228,7 @@ final class ExpandedController {
         // Sliders and the two menu-like buttons are not actions; they follow the same table.
         volumeControl.render()
         tracks.render()
+        queueView.render()
         tracksButton.isSensitive = model.isEnabled(.selectTextTrack)
         styleButton.isSensitive = model.isEnabled(.applyStyle)
         renderProgressLocked()

@@ -142,6 +142,13 @@ public final class MainWindow {
     func cast(_ files: [String]) {
         guard !files.isEmpty else { return }
         if model.connectedDevice == nil { showDevices() }
+        // Something plays: ask where the files go (CastChoiceDialog.swift).
+        if model.castingShouldAsk {
+            CastChoiceDialog.present(parent: window.asWindow, files: files) { [unowned self] placement in
+                Task { await self.model.castQueue(files, mode: placement) }
+            }
+            return
+        }
         Task { await model.castFiles(files) }
     }
 

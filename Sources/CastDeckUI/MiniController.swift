@@ -34,6 +34,8 @@ final class MiniController {
         titleLabel.text = model.title
         subtitleLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
         renderPlayButton(playButton, playing: model.isPlaying)
+        // Previous / Next only with a queue (QueueView.swift renders the expanded ones).
+        for id in ["previous", "next"] { ui.get(id, as: Button.self).isVisible = model.hasQueue }
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
             if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName("video-x-generic-symbolic") }

@@ -140,6 +140,17 @@ public final class CastReceiverServer: Sendable {
         }.get()
     }
 
+    /// Every item of the running app's queue in order, with its media (empty if none):
+    /// what tests compare a sender's queue with.
+    public func queueItems() async throws -> [QueueItem] {
+        try ensureRunning()
+        let core = self.core
+        return try await core.loop.submit {
+            core.tick()
+            return core.running?.player.items ?? []
+        }.get()
+    }
+
     /// How many sender sockets are open.
     public func connectionCount() async throws -> Int {
         try ensureRunning()

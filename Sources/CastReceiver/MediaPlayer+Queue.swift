@@ -15,6 +15,7 @@ extension MediaPlayer {
         let new = r.items.map { var i = $0; i.itemId = takeItemId(); return i }
         let at = r.insertBefore.flatMap { id in items.firstIndex { $0.itemId == id } } ?? items.count
         items.insert(contentsOf: new, at: at)
+        noteQueueChange(.insert, new.compactMap(\.itemId), insertBefore: at < items.count - new.count ? items[at + new.count].itemId : nil)
         if let index = r.currentItemIndex, new.indices.contains(index) {
             playItem(at: at + index, startTime: r.currentTime, now: now)
         } else if let id = r.currentItemId, let index = items.firstIndex(where: { $0.itemId == id }) {
@@ -30,7 +31,9 @@ extension MediaPlayer {
         guard !remove.isEmpty else { return .error(type: "INVALID_REQUEST", reason: .invalidParams) }
         let oldIndex = currentIndex ?? 0
         let removesCurrent = currentItemId.map(remove.contains) ?? false
+        let removed = items.compactMap(\.itemId).filter(remove.contains)
         items.removeAll { remove.contains($0.itemId ?? -1) }
+        if !removed.isEmpty { noteQueueChange(.remove, removed) }
         if items.isEmpty {
             rebase(now)
             playerState = .idle
@@ -56,6 +59,7 @@ extension MediaPlayer {
         items.removeAll { ids.contains($0.itemId ?? -1) }
         let at = r.insertBefore.flatMap { id in items.firstIndex { $0.itemId == id } } ?? items.count
         items.insert(contentsOf: moving, at: at)
+        noteQueueChange(.update, items.compactMap(\.itemId), reorder: ids)
         return .status
     }
 
@@ -63,13 +67,17 @@ extension MediaPlayer {
         _ = advance(to: now)
         if let e = check(r.mediaSessionId) { return e }
         if let mode = r.repeatMode { repeatMode = mode }
+        var changed: [Int] = []
         for update in r.items ?? [] {
             if let index = items.firstIndex(where: { $0.itemId == update.itemId && update.itemId != nil }) {
                 var merged = update
                 if merged.media == nil { merged.media = items[index].media }
                 items[index] = merged
+                changed.append(index)
             }
         }
+        if !changed.isEmpty { noteQueueChange(.itemsChange, changed.compactMap { items[$0].itemId }) }
+        if r.shuffle == true { shuffle() }
         if let jump = r.jump, jump != 0 {
             return self.jump(by: jump, now: now)
         }

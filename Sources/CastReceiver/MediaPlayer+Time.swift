@@ -119,11 +119,14 @@ extension MediaPlayer {
     /// The media item is over: next queue item, or IDLE/FINISHED.
     mutating func finish() {
         if let index = currentIndex {
-            var next: Int?
-            switch repeatMode {
-            case .single: next = index
-            case .all, .allAndShuffle: next = (index + 1) % items.count
-            default: next = index + 1 < items.count ? index + 1 : nil
+            var next = followingIndex(after: index)
+            // REPEAT_ALL_AND_SHUFFLE: each time the queue comes round again it is reshuffled.
+            if repeatMode == .allAndShuffle, next == 0, index == items.count - 1, items.count > 1 {
+                var order = items
+                order.shuffle()
+                items = order
+                noteQueueChange(.update, items.compactMap(\.itemId))
+                next = 0
             }
             if let next {
                 playItem(at: next, startTime: nil, now: anchorAt)

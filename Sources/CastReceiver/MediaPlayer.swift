@@ -39,7 +39,7 @@ struct MediaPlayer {
 
     /// The commands this player really implements.
     static let supportedCommands: MediaCommands = [
-        .pause, .seek, .streamVolume, .streamMute, .queueNext, .queuePrev, .skipAd, .queueRepeatAll,
+        .pause, .seek, .streamVolume, .streamMute, .queueNext, .queuePrev, .queueShuffle, .skipAd, .queueRepeatAll,
         .queueRepeatOne, .editTracks, .playbackRate,
     ]
     static let rateRange: ClosedRange<Double> = 0.5...2.0
@@ -63,6 +63,10 @@ struct MediaPlayer {
     var currentItemId: Int?
     var repeatMode: RepeatMode = .off
     var nextItemId = 1
+    /// Counts queue changes; every QUEUE_CHANGE carries the new value.
+    var queueSequence = 0
+    /// QUEUE_CHANGE notifications made by the last edit, for the caller to send to every sender.
+    var pendingQueueChanges: [QueueChangeMessage] = []
 
     var isActive: Bool { hasSession && playerState != .idle }
 
@@ -107,7 +111,11 @@ struct MediaPlayer {
         }
         s.breakStatus = breakStatus(at: now)
         s.currentItemId = currentItemId
-        s.items = items
+        // As a Web Receiver does: only the current item and the preloaded next one travel in
+        // the status; senders ask for the rest with QUEUE_GET_ITEM_IDS / QUEUE_GET_ITEMS.
+        let preloaded = preloadedItemId(at: now)
+        s.preloadedItemId = preloaded
+        s.items = items.filter { $0.itemId == currentItemId || ($0.itemId != nil && $0.itemId == preloaded) }
         s.repeatMode = repeatMode
         return [s]
     }

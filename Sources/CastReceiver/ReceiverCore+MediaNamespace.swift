@@ -13,6 +13,7 @@ extension ReceiverCore {
     /// with 0 (to `*`) to everyone else.
     func sendMediaStatus(_ status: [MediaStatus], requestId: Int?, asker: (SenderConnection, String)?) {
         guard let app = running else { return }
+        announcedPreloadedItemId = status.first?.preloadedItemId
         sendMalformedMediaStatusIfAsked(app)
         // The copy for everyone but the asker is the same bytes for all: encode it once.
         let broadcastCopy = CastMessage(
@@ -44,6 +45,25 @@ extension ReceiverCore {
                     send(CastMessage(source: app.transportId, destination: sender, namespace: CastNamespace.mediaURN, utf8: bad), to: c)
                 }
             }
+        }
+    }
+
+    /// QUEUE_CHANGE to every sender of the running app (`requestId` 0).
+    func broadcastQueueChanges(_ changes: [QueueChangeMessage]) {
+        guard let app = running, !changes.isEmpty else { return }
+        for change in changes {
+            let message = CastMessage(source: app.transportId, destination: CastEndpoint.broadcast, MediaMessage.queueChange(change))
+            for c in connections.values where !c.closing && !c.senders(connectedTo: app.transportId).isEmpty {
+                send(message, to: c)
+            }
+        }
+    }
+
+    /// The answer to a queue read, or its error, to the asker only.
+    func answerQueueRead(_ result: Result<MediaMessage, QueueReadFailure>, app: RunningApp, to sender: String, on c: SenderConnection) {
+        switch result {
+        case .success(let m): reply(m, from: app.transportId, to: sender, on: c)
+        case .failure(let f): reply(f.reply.reason == nil ? MediaMessage.invalidPlayerState(f.reply) : .invalidRequest(f.reply), from: app.transportId, to: sender, on: c)
         }
     }
 
@@ -94,15 +114,26 @@ extension ReceiverCore {
         case .queueReorder(let r): result = app.player.queueReorder(r, now: t)
         case .queueNext(let r): result = app.player.jump(r, by: 1, now: t)
         case .queuePrev(let r): result = app.player.jump(r, by: -1, now: t)
+        case .queueShuffle(let r): result = app.player.queueShuffle(r, now: t)
+        case .queueGetItemIDs(let r):
+            answerQueueRead(app.player.queueItemIDs(r).map(MediaMessage.queueItemIDs), app: app, to: sender, on: c)
+            return
+        case .queueGetItems(let r):
+            answerQueueRead(app.player.queueItems(r).map(MediaMessage.queueItems), app: app, to: sender, on: c)
+            return
         case .unknown(let type, let payload):
             logger.info("unknown media request", metadata: ["cast.type": "\(type)"])
             invalidRequest(payload["requestId"]?.intValue, .invalidCommand, to: sender, on: c, ns: .media)
             return
-        case .mediaStatus, .invalidPlayerState, .loadFailed, .loadCancelled, .invalidRequest, .error:
+        case .mediaStatus, .invalidPlayerState, .loadFailed, .loadCancelled, .invalidRequest, .error, .queueItemIDs, .queueItems, .queueChange:
             invalidRequest(request.requestId, .invalidCommand, to: sender, on: c, ns: .media)
             return
         }
+        let changes = app.player.takeQueueChanges()
         running = app
+        // The queue's changes go first, so a sender's queue is up to date when the status
+        // that answers its request arrives.
+        broadcastQueueChanges(changes)
         switch result {
         case .status:
             if !interrupted.isEmpty { broadcastMediaStatus(interrupted) }

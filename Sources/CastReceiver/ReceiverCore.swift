@@ -29,6 +29,8 @@ final class ReceiverCore: @unchecked Sendable {
     var volume = Volume(level: 1, muted: false, controlType: "attenuation", stepInterval: 0.05)
     var running: RunningApp?
     var malformedSent = false
+    /// The `preloadedItemId` of the last MEDIA_STATUS sent: a tick that changes it sends a new one.
+    var announcedPreloadedItemId: Int?
     var ticker: RepeatedTask?
     /// DER of the TLS certificate senders see; deviceauth answers sign it (ReceiverCore+Auth.swift).
     var tlsCertificateDER: [UInt8] = []
@@ -72,8 +74,11 @@ final class ReceiverCore: @unchecked Sendable {
         loop.assertInEventLoop()
         guard var app = running else { return }
         let changed = app.player.advance(to: now)
+        let changes = app.player.takeQueueChanges()
         running = app
-        if changed { broadcastMediaStatus(app.player.status(at: now)) }
+        broadcastQueueChanges(changes)
+        // Entering the next item's preload window is news too (the status then carries it).
+        if changed || app.player.preloadedItemId(at: now) != announcedPreloadedItemId { broadcastMediaStatus(app.player.status(at: now)) }
     }
 }
 

@@ -14,7 +14,8 @@ func usage() -> Never {
       --demo                 start a simulated Cast receiver in this process and offer sample media
       --device HOST[:PORT]   add a device by address, connect and join the session running there
       -v, --verbose          log to standard error (also CASTDECK_DEBUG=1)
-      FILE...                cast a file from this computer (a path or file:// URI); without
+      FILE...                cast a file from this computer (a path or file:// URI; several
+                             files, a folder or a playlist make a queue); without
                              --device, the window asks which device
     """)
     exit(0)
@@ -33,7 +34,8 @@ func unreadableFile(_ arg: String) -> String? {
     }
     var info = stat()
     guard stat(path, &info) == 0 else { return "cannot read \(path): \(String(cString: strerror(errno)))" }
-    guard (info.st_mode & S_IFMT) == S_IFREG else { return "\(path) is not a regular file" }
+    // A folder is cast as a queue of its media files (AppModel.castQueue).
+    guard (info.st_mode & S_IFMT) == S_IFREG || (info.st_mode & S_IFMT) == S_IFDIR else { return "\(path) is not a regular file or folder" }
     guard access(path, R_OK) == 0 else { return "cannot read \(path): permission denied" }
     return nil
 }

@@ -26,6 +26,8 @@ struct Simulator {
     }
 
     func media() async throws -> MediaStatus? { try await server.mediaStatus().first }
+    /// The receiver's whole queue, in order.
+    func queueIDs() async throws -> [Int] { try await server.queueItems().compactMap(\.itemId) }
     func stop() async { await server.stop() }
 }
 

@@ -66,7 +66,7 @@ final class ArgumentParsingTests: XCTestCase {
         assertUsageError(["cast", "https://example.com/a.mp4", "--start", "-3"] + device, mentions: "--start")
         assertUsageError(["cast", "https://example.com/a.mp4", "--rate", "0"] + device, mentions: "--rate")
         assertUsageError(["cast", "https://example.com/a.mp4", "--app", "XYZ"] + device, mentions: "--app")
-        assertUsageError(["cast"] + device, mentions: "<url>")
+        assertUsageError(["cast"] + device, mentions: "Give a URL")
     }
 
     func testSeek() throws {
@@ -202,6 +202,42 @@ final class ArgumentParsingTests: XCTestCase {
 
     func testAFailureIsStatusOne() {
         XCTAssertEqual(CastCtl.exitStatus(for: CommandFailure("the device did not answer")), 1)
+    }
+
+    // MARK: queues
+
+    func testCastSeveralItemsIsAQueue() throws {
+        let c = try parse(["cast", "https://example.com/a.mp3", "https://example.com/b.mp3", "--repeat", "all"] + device, as: CastCommand.self)
+        XCTAssertEqual(c.sources.count, 2)
+        XCTAssertTrue(c.isQueue)
+        XCTAssertEqual(c.repeatMode, .all)
+        let one = try parse(["cast", "https://example.com/a.mp3"] + device, as: CastCommand.self)
+        XCTAssertFalse(one.isQueue)
+        assertUsageError(["cast", "https://example.com/a.mp3", "https://example.com/b.mp3", "--title", "T"] + device, mentions: "--title applies to a single item")
+        assertUsageError(["cast", "https://example.com/a.mp3", "--repeat", "all"] + device, mentions: "--repeat is for a queue")
+        assertUsageError(["cast", "https://example.com/a.mp3", "https://example.com/b.mp3", "--repeat", "sometimes"] + device, mentions: "--repeat")
+        assertUsageError(["cast"] + device, mentions: "Give a URL")
+    }
+
+    func testQueueSubcommands() throws {
+        _ = try parse(["queue"] + device + ["--json"], as: QueueCommand.List.self)
+        let add = try parse(["queue", "add", "a.mp3", "https://example.com/b.mp3", "--next"] + device, as: QueueCommand.Add.self)
+        XCTAssertEqual(add.sources, ["a.mp3", "https://example.com/b.mp3"])
+        XCTAssertTrue(add.next)
+        let remove = try parse(["queue", "remove", "3", "1"] + device, as: QueueCommand.Remove.self)
+        XCTAssertEqual(remove.positions, [3, 1])
+        let move = try parse(["queue", "move", "4", "1"] + device, as: QueueCommand.Move.self)
+        XCTAssertEqual([move.from, move.to], [4, 1])
+        XCTAssertEqual(try parse(["queue", "jump", "2"] + device, as: QueueCommand.Jump.self).position, 2)
+        for (word, mode) in [("off", QueueRepeatArgument.off), ("all", .all), ("one", .one), ("shuffle", .shuffle)] {
+            XCTAssertEqual(try parse(["queue", "repeat", word] + device, as: QueueCommand.Repeat.self).mode, mode)
+        }
+        assertUsageError(["queue", "remove"] + device, mentions: "at least one item")
+        assertUsageError(["queue", "remove", "0"] + device, mentions: "Positions start at 1")
+        assertUsageError(["queue", "move", "1"] + device, mentions: "to")
+        assertUsageError(["queue", "jump", "x"] + device, mentions: "x")
+        assertUsageError(["queue", "repeat", "twice"] + device, mentions: "twice")
+        assertUsageError(["queue", "add"] + device, mentions: "at least one")
     }
 }
 

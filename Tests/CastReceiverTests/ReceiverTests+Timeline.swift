@@ -111,19 +111,24 @@ extension ReceiverTests {
         }
         try await s.send(MediaMessage.queueLoad(QueueLoadRequest(requestId: 2, items: [item(1), item(2)], startIndex: 0, repeatMode: .off)), to: t)
         let st = try await s.firstStatus(requestId: 2)
-        XCTAssertEqual(st.items?.count, 2)
-        let ids = st.items?.compactMap(\.itemId) ?? []
-        XCTAssertEqual(st.currentItemId, ids.first)
+        // The status carries only the current item; the ids come on request.
+        XCTAssertEqual(st.items?.count, 1)
         let id = st.mediaSessionId
+        let ids = try await itemIDs(s, t, id, requestId: 20)
+        XCTAssertEqual(ids.count, 2)
+        XCTAssertEqual(st.currentItemId, ids.first)
+        XCTAssertEqual(st.items?.first?.itemId, ids.first)
         var now = try await status(s, t, requestId: 3, .queueInsert(QueueInsertRequest(requestId: 3, mediaSessionId: id, items: [item(3)])))
-        XCTAssertEqual(now.items?.count, 3)
+        let afterInsert = try await itemIDs(s, t, id, requestId: 21)
+        XCTAssertEqual(afterInsert.count, 3)
         now = try await status(s, t, requestId: 4, .queueNext(MediaSessionRequest(requestId: 4, mediaSessionId: id)))
         XCTAssertEqual(now.currentItemId, ids[1])
         XCTAssertEqual(now.media?.contentId, "https://example.com/2.mp3")
         now = try await status(s, t, requestId: 5, .queueUpdate(QueueUpdateRequest(requestId: 5, mediaSessionId: id, jump: -1)))
         XCTAssertEqual(now.currentItemId, ids[0])
         now = try await status(s, t, requestId: 6, .queueRemove(QueueItemsRequest(requestId: 6, mediaSessionId: id, itemIds: [ids[1]])))
-        XCTAssertEqual(now.items?.count, 2)
+        let afterRemove = try await itemIDs(s, t, id, requestId: 22)
+        XCTAssertEqual(afterRemove.count, 2)
         // The end of item 1 moves on to the next item; the end of the last one finishes.
         s.clear()
         try await server.advanceClock(by: 30)
@@ -137,6 +142,119 @@ extension ReceiverTests {
         XCTAssertEqual(now.repeatMode, .all)
         now = try await status(s, t, requestId: 9, .queueNext(MediaSessionRequest(requestId: 9, mediaSessionId: id)))
         XCTAssertEqual(now.media?.contentId, "https://example.com/1.mp3", "REPEAT_ALL wraps")
+    }
+
+    func itemIDs(_ s: TestSender, _ t: String, _ session: Int, requestId: Int) async throws -> [Int] {
+        try await s.send(MediaMessage.queueGetItemIDs(MediaSessionRequest(requestId: requestId, mediaSessionId: session)), to: t)
+        guard case .queueItemIDs(let m) = try await s.mediaReply(requestId: requestId) else {
+            XCTFail("QUEUE_GET_ITEM_IDS not answered with QUEUE_ITEM_IDS")
+            return []
+        }
+        return m.itemIds
+    }
+
+    /// The next QUEUE_CHANGE a sender receives.
+    func queueChange(_ s: TestSender) async throws -> QueueChangeMessage {
+        let m = try await s.next("QUEUE_CHANGE") { m in
+            if case .media(.queueChange)? = try? m.decoded() { return true }
+            return false
+        }
+        guard case .media(.queueChange(let c)) = try m.decoded() else { throw TestSender.Timeout(what: "QUEUE_CHANGE") }
+        return c
+    }
+
+    /// What a Web Receiver does for a sender's queue view: ids and items on request,
+    /// QUEUE_CHANGE to every sender with a growing sequence number, a status window of the
+    /// current and preloaded items, shuffling.
+    func testQueueSyncForEverySender() async throws {
+        try await startServer()
+        let a = try await sender("sender-a")
+        let t = try await launch(a)
+        let b = try await sender("sender-b")
+        try await b.connect(to: t)
+        func item(_ n: Int, preload: Double? = nil) -> QueueItem {
+            QueueItem(
+                media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg", metadata: MediaMetadata(metadataType: .musicTrack, title: "Song \(n)"), duration: 30),
+                autoplay: true, preloadTime: preload)
+        }
+        try await a.send(MediaMessage.queueLoad(QueueLoadRequest(requestId: 2, items: (1...5).map { item($0, preload: 10) }, startIndex: 0)), to: t)
+        let st = try await a.firstStatus(requestId: 2)
+        let session = st.mediaSessionId
+        let ids = try await itemIDs(b, t, session, requestId: 3)
+        XCTAssertEqual(ids.count, 5)
+
+        // Items by id, in the order asked, unknown ids left out.
+        try await b.send(MediaMessage.queueGetItems(QueueGetItemsRequest(requestId: 4, mediaSessionId: session, itemIds: [ids[3], 9999, ids[1]])), to: t)
+        guard case .queueItems(let got) = try await b.mediaReply(requestId: 4) else { return XCTFail("no QUEUE_ITEMS") }
+        XCTAssertEqual(got.items.map(\.itemId), [ids[3], ids[1]])
+        XCTAssertEqual(got.items.first?.media?.metadata?.title, "Song 4")
+        // Asking for nothing is a bad request.
+        try await b.send(MediaMessage.queueGetItems(QueueGetItemsRequest(requestId: 5, mediaSessionId: session, itemIds: [])), to: t)
+        guard case .invalidRequest = try await b.mediaReply(requestId: 5) else { return XCTFail("empty QUEUE_GET_ITEMS accepted") }
+
+        // An insert by A reaches both senders as a numbered QUEUE_CHANGE.
+        a.clear(); b.clear()
+        _ = try await status(a, t, requestId: 6, .queueInsert(QueueInsertRequest(requestId: 6, mediaSessionId: session, items: [item(6)], insertBefore: ids[2])))
+        let ca = try await queueChange(a), cb = try await queueChange(b)
+        XCTAssertEqual(ca, cb)
+        XCTAssertEqual(ca.changeType, .insert)
+        XCTAssertEqual(ca.insertBefore, ids[2])
+        let newID = try XCTUnwrap(ca.itemIds?.first)
+        let seq = try XCTUnwrap(ca.sequenceNumber)
+        // Reorder by B: UPDATE with the whole order; remove: REMOVE; numbers go up by one.
+        a.clear()
+        _ = try await status(b, t, requestId: 7, .queueReorder(QueueItemsRequest(requestId: 7, mediaSessionId: session, itemIds: [ids[4]], insertBefore: ids[0])))
+        let reorder = try await queueChange(a)
+        XCTAssertEqual(reorder.changeType, .update)
+        XCTAssertEqual(reorder.itemIds, [ids[4], ids[0], ids[1], newID, ids[2], ids[3]])
+        XCTAssertEqual(reorder.sequenceNumber, seq + 1)
+        _ = try await status(b, t, requestId: 8, .queueRemove(QueueItemsRequest(requestId: 8, mediaSessionId: session, itemIds: [ids[3]])))
+        let removal = try await queueChange(a)
+        XCTAssertEqual(removal.changeType, .remove)
+        XCTAssertEqual(removal.itemIds, [ids[3]])
+        XCTAssertEqual(removal.sequenceNumber, seq + 2)
+        let order = try await itemIDs(a, t, session, requestId: 9)
+        XCTAssertEqual(order, [ids[4], ids[0], ids[1], newID, ids[2]])
+
+        // preloadTime: 10 s before the end of the current item, the next one is preloaded and
+        // travels in the status beside the current one.
+        var now = try await status(a, t, requestId: 10, .getStatus(MediaSessionRequest(requestId: 10, mediaSessionId: session)))
+        XCTAssertEqual(now.items?.compactMap(\.itemId), [ids[0]])
+        XCTAssertNil(now.preloadedItemId)
+        a.clear()
+        try await server.advanceClock(by: 21)
+        let preloading = try await a.firstStatus(requestId: 0)
+        XCTAssertEqual(preloading.preloadedItemId, ids[1])
+        XCTAssertEqual(preloading.items?.compactMap(\.itemId), [ids[0], ids[1]])
+
+        // Shuffle: same ids, current first, told to everyone.
+        b.clear()
+        now = try await status(a, t, requestId: 11, .queueShuffle(MediaSessionRequest(requestId: 11, mediaSessionId: session)))
+        let shuffled = try await queueChange(b)
+        XCTAssertEqual(shuffled.changeType, .update)
+        XCTAssertEqual(Set(shuffled.itemIds ?? []), Set(order))
+        XCTAssertEqual(shuffled.itemIds?.first, now.currentItemId)
+        let finalOrder = try await itemIDs(b, t, session, requestId: 12)
+        XCTAssertEqual(finalOrder, shuffled.itemIds)
+    }
+
+    /// REPEAT_ALL_AND_SHUFFLE: when the last item ends, the queue is reshuffled and plays on.
+    func testRepeatAllAndShuffleReshufflesAtTheEnd() async throws {
+        try await startServer()
+        let a = try await sender()
+        let t = try await launch(a)
+        let items = (1...4).map { QueueItem(media: MediaInformation(contentId: "https://example.com/\($0).mp3", contentType: "audio/mpeg", duration: 10), autoplay: true) }
+        try await a.send(MediaMessage.queueLoad(QueueLoadRequest(requestId: 2, items: items, startIndex: 3, repeatMode: .allAndShuffle)), to: t)
+        let st = try await a.firstStatus(requestId: 2)
+        XCTAssertEqual(st.repeatMode, .allAndShuffle)
+        a.clear()
+        try await server.advanceClock(by: 10)
+        let change = try await queueChange(a)
+        XCTAssertEqual(change.changeType, .update)
+        XCTAssertEqual(change.itemIds?.count, 4)
+        let after = try await a.firstStatus(requestId: 0)
+        XCTAssertEqual(after.playerState, .playing)
+        XCTAssertEqual(after.currentItemId, change.itemIds?.first)
     }
 
     // MARK: - Real time

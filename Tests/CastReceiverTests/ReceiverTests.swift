@@ -169,10 +169,9 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         XCTAssertEqual(st.activeTrackIds, [1])
         XCTAssertEqual(st.media?.metadata?.images?.first?.url, "https://example.com/p.jpg")
         XCTAssertEqual(st.media?.textTrackStyle?.foregroundColor, "#FFFF00FF")
-        for c: MediaCommands in [.pause, .seek, .streamVolume, .streamMute, .queueNext, .queuePrev, .skipAd, .editTracks, .playbackRate] {
+        for c: MediaCommands in [.pause, .seek, .streamVolume, .streamMute, .queueNext, .queuePrev, .queueShuffle, .skipAd, .editTracks, .playbackRate] {
             XCTAssertTrue(st.supports(c), "supportedMediaCommands lacks \(c)")
         }
-        XCTAssertFalse(st.supports(.queueShuffle))
         let id = st.mediaSessionId
 
         clock.advance(by: 10)  // the clock alone: GET_STATUS computes the position

@@ -15,12 +15,17 @@ class RawMediaHandler(BaseController):
     def __init__(self):
         super().__init__(MEDIA_NS)
         self.statuses = []
+        self.queue_messages = []  # QUEUE_CHANGE, QUEUE_ITEM_IDS, QUEUE_ITEMS
         self.cond = threading.Condition()
 
     def receive_message(self, _message, data):
         if data.get("type") == "MEDIA_STATUS":
             with self.cond:
                 self.statuses.append(data)
+                self.cond.notify_all()
+        elif str(data.get("type", "")).startswith("QUEUE_"):
+            with self.cond:
+                self.queue_messages.append(data)
                 self.cond.notify_all()
         return False  # let pychromecast's media controller see it too
 
@@ -32,6 +37,19 @@ class RawMediaHandler(BaseController):
                 if data.get("status"):
                     return data["status"][0]
         return None
+
+    def wait_for_queue(self, predicate, timeout=10):
+        """The first queue message (QUEUE_CHANGE, QUEUE_ITEM_IDS, ...) matching `predicate`."""
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for data in self.queue_messages:
+                    if predicate(data):
+                        return data
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise AssertionError("no queue message matched in time")
+                self.cond.wait(left)
 
     def wait_for(self, predicate, timeout=10):
         """The newest status matching `predicate`, waiting up to `timeout` seconds for one.

@@ -36,6 +36,15 @@ public enum RepeatMode: OpenStringEnum {
     ]
 }
 
+/// What a QUEUE_CHANGE reports: items inserted or removed, their content changed
+/// (`ITEMS_CHANGE`: fetch them again), or the whole order (`UPDATE`: `itemIds` is the full list).
+public enum QueueChangeType: OpenStringEnum {
+    case insert, remove, itemsChange, update, noChange, unknown(String)
+    public static let wireNames: [(QueueChangeType, String)] = [
+        (.insert, "INSERT"), (.remove, "REMOVE"), (.itemsChange, "ITEMS_CHANGE"), (.update, "UPDATE"), (.noChange, "NO_CHANGE"),
+    ]
+}
+
 /// `MediaTrack.type`.
 public enum TrackType: OpenStringEnum {
     case text, audio, video, unknown(String)

@@ -209,6 +209,62 @@ public struct QueueItemsRequest: Codable, Hashable, Sendable {
     }
 }
 
+/// QUEUE_GET_ITEMS: the full items (with media) of these ids.
+public struct QueueGetItemsRequest: Codable, Hashable, Sendable {
+    public var requestId: Int
+    public var mediaSessionId: Int?
+    public var itemIds: [Int]
+    public init(requestId: Int, mediaSessionId: Int?, itemIds: [Int]) {
+        self.requestId = requestId
+        self.mediaSessionId = mediaSessionId
+        self.itemIds = itemIds
+    }
+}
+
+/// QUEUE_ITEM_IDS, the answer to QUEUE_GET_ITEM_IDS: every item id in queue order.
+public struct QueueItemIDsMessage: Codable, Hashable, Sendable {
+    public var requestId: Int?
+    public var itemIds: [Int]
+    public var sequenceNumber: Int?
+    public init(requestId: Int?, itemIds: [Int], sequenceNumber: Int? = nil) {
+        self.requestId = requestId
+        self.itemIds = itemIds
+        self.sequenceNumber = sequenceNumber
+    }
+}
+
+/// QUEUE_ITEMS, the answer to QUEUE_GET_ITEMS.
+public struct QueueItemsMessage: Codable, Hashable, Sendable {
+    public var requestId: Int?
+    public var items: [QueueItem]
+    public var sequenceNumber: Int?
+    public init(requestId: Int?, items: [QueueItem], sequenceNumber: Int? = nil) {
+        self.requestId = requestId
+        self.items = items
+        self.sequenceNumber = sequenceNumber
+    }
+}
+
+/// QUEUE_CHANGE: the receiver tells every sender how the queue changed. `sequenceNumber`
+/// grows by one per change, so a sender that sees a gap knows it missed one and refetches.
+public struct QueueChangeMessage: Codable, Hashable, Sendable {
+    public var requestId: Int?
+    public var changeType: QueueChangeType?
+    public var itemIds: [Int]?
+    public var insertBefore: Int?
+    /// Only for a reorder (then `changeType` is UPDATE and `itemIds` the whole queue).
+    public var reorderItemIds: [Int]?
+    public var sequenceNumber: Int?
+    public init(requestId: Int?, changeType: QueueChangeType?, itemIds: [Int]?, insertBefore: Int? = nil, reorderItemIds: [Int]? = nil, sequenceNumber: Int? = nil) {
+        self.requestId = requestId
+        self.changeType = changeType
+        self.itemIds = itemIds
+        self.insertBefore = insertBefore
+        self.reorderItemIds = reorderItemIds
+        self.sequenceNumber = sequenceNumber
+    }
+}
+
 /// MEDIA_STATUS. `status` is empty when there is no media session; `requestId` 0 (or
 /// absent) marks a broadcast.
 public struct MediaStatusMessage: Codable, Hashable, Sendable {
@@ -242,7 +298,13 @@ public enum MediaMessage: Hashable, Sendable {
     case queueReorder(QueueItemsRequest)
     case queueNext(MediaSessionRequest)
     case queuePrev(MediaSessionRequest)
-    // replies
+    case queueShuffle(MediaSessionRequest)
+    case queueGetItemIDs(MediaSessionRequest)
+    case queueGetItems(QueueGetItemsRequest)
+    // replies and notifications
+    case queueItemIDs(QueueItemIDsMessage)
+    case queueItems(QueueItemsMessage)
+    case queueChange(QueueChangeMessage)
     case mediaStatus(MediaStatusMessage)
     case invalidPlayerState(ErrorReply)
     case loadFailed(ErrorReply)
@@ -255,7 +317,12 @@ public enum MediaMessage: Hashable, Sendable {
     public var requestId: Int? {
         switch self {
         case .load(let r): r.requestId
-        case .play(let r), .pause(let r), .stop(let r), .skipAd(let r), .getStatus(let r), .queueNext(let r), .queuePrev(let r): r.requestId
+        case .play(let r), .pause(let r), .stop(let r), .skipAd(let r), .getStatus(let r), .queueNext(let r), .queuePrev(let r),
+            .queueShuffle(let r), .queueGetItemIDs(let r): r.requestId
+        case .queueGetItems(let r): r.requestId
+        case .queueItemIDs(let m): m.requestId
+        case .queueItems(let m): m.requestId
+        case .queueChange(let m): m.requestId
         case .seek(let r): r.requestId
         case .setPlaybackRate(let r): r.requestId
         case .setVolume(let r): r.requestId
@@ -302,6 +369,12 @@ extension MediaMessage: CastJSONMessage {
         case "QUEUE_REORDER": self = .queueReorder(try QueueItemsRequest(from: decoder))
         case "QUEUE_NEXT": self = .queueNext(try MediaSessionRequest(from: decoder))
         case "QUEUE_PREV": self = .queuePrev(try MediaSessionRequest(from: decoder))
+        case "QUEUE_SHUFFLE": self = .queueShuffle(try MediaSessionRequest(from: decoder))
+        case "QUEUE_GET_ITEM_IDS": self = .queueGetItemIDs(try MediaSessionRequest(from: decoder))
+        case "QUEUE_GET_ITEMS": self = .queueGetItems(try QueueGetItemsRequest(from: decoder))
+        case "QUEUE_ITEM_IDS": self = .queueItemIDs(try QueueItemIDsMessage(from: decoder))
+        case "QUEUE_ITEMS": self = .queueItems(try QueueItemsMessage(from: decoder))
+        case "QUEUE_CHANGE": self = .queueChange(try QueueChangeMessage(from: decoder))
         case "MEDIA_STATUS": self = .mediaStatus(try MediaStatusMessage(from: decoder))
         case "INVALID_PLAYER_STATE": self = .invalidPlayerState(try ErrorReply(from: decoder))
         case "LOAD_FAILED": self = .loadFailed(try ErrorReply(from: decoder))
@@ -333,6 +406,12 @@ extension MediaMessage: CastJSONMessage {
         case .queueReorder: "QUEUE_REORDER"
         case .queueNext: "QUEUE_NEXT"
         case .queuePrev: "QUEUE_PREV"
+        case .queueShuffle: "QUEUE_SHUFFLE"
+        case .queueGetItemIDs: "QUEUE_GET_ITEM_IDS"
+        case .queueGetItems: "QUEUE_GET_ITEMS"
+        case .queueItemIDs: "QUEUE_ITEM_IDS"
+        case .queueItems: "QUEUE_ITEMS"
+        case .queueChange: "QUEUE_CHANGE"
         case .mediaStatus: "MEDIA_STATUS"
         case .invalidPlayerState: "INVALID_PLAYER_STATE"
         case .loadFailed: "LOAD_FAILED"
@@ -346,8 +425,13 @@ extension MediaMessage: CastJSONMessage {
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .load(let m): try write(type, m, to: encoder)
-        case .play(let m), .pause(let m), .stop(let m), .skipAd(let m), .getStatus(let m), .queueNext(let m), .queuePrev(let m):
+        case .play(let m), .pause(let m), .stop(let m), .skipAd(let m), .getStatus(let m), .queueNext(let m), .queuePrev(let m),
+            .queueShuffle(let m), .queueGetItemIDs(let m):
             try write(type, m, to: encoder)
+        case .queueGetItems(let m): try write(type, m, to: encoder)
+        case .queueItemIDs(let m): try write(type, m, to: encoder)
+        case .queueItems(let m): try write(type, m, to: encoder)
+        case .queueChange(let m): try write(type, m, to: encoder)
         case .seek(let m): try write(type, m, to: encoder)
         case .setPlaybackRate(let m): try write(type, m, to: encoder)
         case .setVolume(let m): try write(type, m, to: encoder)

@@ -142,8 +142,10 @@ def test_next_and_prev(receiver, pycast):
     items = [{"media": {"contentId": f"https://example.com/{n}.mp3", "contentType": "audio/mpeg", "streamType": "BUFFERED",
                         "duration": 100}, "autoplay": True} for n in (1, 2, 3)]
     raw.send_message({"type": "QUEUE_LOAD", "items": items, "startIndex": 0, "repeatMode": "REPEAT_OFF"})
-    first = raw.wait_for(lambda s: len(s.get("items") or []) == 3)
-    ids = [i["itemId"] for i in first["items"]]
+    # The status carries only the current item (as a Web Receiver's does): ask castctl for the ids.
+    raw.wait_for(lambda s: ((s.get("media") or {}).get("contentId") or "").endswith("/1.mp3"))
+    ids = [i["itemId"] for i in castctl_json(receiver, "queue")["items"]]
+    assert len(ids) == 3
     raw.wait_for(lambda s: s.get("currentItemId") == ids[0])
     castctl(receiver, "next")
     raw.wait_for(lambda s: s.get("currentItemId") == ids[1])

@@ -162,3 +162,11 @@ class Cases:
         except Exception as e:
             self.failed += 1
             print(f"FAIL {name}: {e}\n{traceback.format_exc(limit=-2)}", flush=True)
+
+
+def run_cases(cases):
+    """Runs (name, fn) pairs through Cases; returns the exit status (1 if any failed)."""
+    case = Cases()
+    for name, fn in cases:
+        case(name, fn)
+    return 1 if case.failed else 0

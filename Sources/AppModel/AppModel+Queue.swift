@@ -1,0 +1,223 @@
+import CastClient
+import CastProtocol
+import LocalMedia
+
+/// The queue in the window: rows rendered from CastClient's `MediaQueue`, items fetched
+/// only for the rows looked at, and the queue commands of the action table.
+extension AppModel {
+    /// One row of the queue list.
+    public struct QueueRow: Equatable, Sendable {
+        public var itemID: Int
+        /// The title, or "Loading…" until the item is fetched.
+        public var title: String
+        /// Artist and duration ("The Testers · 3:25"), empty when unknown.
+        public var detail: String
+        public var artworkURL: String?
+        public var isCurrent: Bool
+        public var isLoaded: Bool
+    }
+
+    /// Rows for every item of the queue, in order.
+    public var queueRows: [QueueRow] {
+        queue.itemIDs.map { id in
+            let item = queue.cachedItems[id]
+            let metadata = item?.media?.metadata
+            var detail: [String] = []
+            if let artist = metadata?.artist ?? metadata?.albumArtist ?? metadata?.subtitle, !artist.isEmpty { detail.append(artist) }
+            if let d = item?.media?.duration, d > 0 { detail.append(formatQueueTime(d)) }
+            let title = metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…")
+            return QueueRow(
+                itemID: id, title: title, detail: detail.joined(separator: " · "), artworkURL: metadata?.images?.first?.url,
+                isCurrent: id == queue.currentItemID, isLoaded: item != nil)
+        }
+    }
+
+    /// Whether there is a queue to move through (Previous / Next show then).
+    public var hasQueue: Bool { hasMedia && queue.hasQueue }
+
+    static func nameOf(_ url: String) -> String {
+        let last = url.split(separator: "/").last.map(String.init) ?? url
+        return last.removingPercentEncoding ?? last
+    }
+
+    func followQueue(_ session: CastSession) -> Task<Void, Never> {
+        let updates = session.media.queueUpdates()
+        return Task { [weak self] in
+            for await q in updates {
+                guard let self, self.session === session else { return }
+                self.queue = q
+            }
+        }
+    }
+
+    /// Fetches the items of rows `range` (0-based) not fetched yet, a window at a time:
+    /// the list asks for what it shows.
+    public func loadQueueItems(_ range: Range<Int>) async {
+        guard let media = session?.media else { return }
+        let missing = range.clamped(to: 0..<queue.count).filter { queue.item(at: $0) == nil }
+        guard let first = missing.first, let last = missing.last else { return }
+        do {
+            _ = try await media.queueItems(at: first..<(last + 1))
+        } catch {
+            post(error.description)
+        }
+    }
+
+    // MARK: commands (through the action table)
+
+    func queueCommand(_ body: (RemoteMediaClient) async throws(CastClientError) -> Void) async {
+        guard let media = session?.media else { return }
+        do {
+            try await body(media)
+        } catch {
+            post(error.description)
+        }
+    }
+
+    /// Off → all → one → off; "shuffle" (all and shuffle) counts as all.
+    public static func nextRepeatMode(after mode: RepeatMode) -> RepeatMode {
+        switch mode {
+        case .off: .all
+        case .all, .allAndShuffle: .single
+        default: .off
+        }
+    }
+
+    func cycleRepeat() async {
+        let next = Self.nextRepeatMode(after: queue.repeatMode)
+        await queueCommand { m throws(CastClientError) in try await m.setRepeatMode(next) }
+    }
+
+    /// On: shuffle once now and reshuffle each time round (REPEAT_ALL_AND_SHUFFLE); off: repeat all.
+    func toggleShuffle() async {
+        let on = queue.repeatMode == .allAndShuffle
+        await queueCommand { m throws(CastClientError) in
+            if on {
+                try await m.setRepeatMode(.all)
+            } else {
+                try await m.queueShuffle()
+                try await m.setRepeatMode(.allAndShuffle)
+            }
+        }
+    }
+
+    func moveQueueItem(_ id: Int, by offset: Int) async {
+        guard let from = queue.itemIDs.firstIndex(of: id) else { return }
+        let to = from + offset
+        guard queue.itemIDs.indices.contains(to) else { return }
+        await queueCommand { m throws(CastClientError) in try await m.queueMove(from: from, to: to) }
+    }
+
+    func playQueueItemNext(_ id: Int) async {
+        guard let from = queue.itemIDs.firstIndex(of: id), let current = queue.currentIndex, from != current else { return }
+        let to = from > current ? current + 1 : current
+        guard to != from else { return }
+        await queueCommand { m throws(CastClientError) in try await m.queueMove(from: from, to: to) }
+    }
+}
+
+/// 3:25, 1:02:03.
+func formatQueueTime(_ s: Double) -> String {
+    let total = Int(s.rounded(.down))
+    let h = total / 3600, m = (total % 3600) / 60, sec = total % 60
+    let mm = h > 0 && m < 10 ? "0\(m)" : "\(m)"
+    return (h > 0 ? "\(h):" : "") + mm + ":" + (sec < 10 ? "0\(sec)" : "\(sec)")
+}
+
+// MARK: casting into the queue
+
+extension AppModel {
+    /// Where cast files go when something already plays.
+    public enum QueuePlacement: String, Sendable, CaseIterable {
+        /// Replace what plays with these (a new queue).
+        case playNow = "now"
+        /// Right after the current item.
+        case playNext = "next"
+        /// At the end of the queue.
+        case addToQueue = "queue"
+    }
+
+    /// Whether casting now should ask where the files go (something is loaded).
+    public var castingShouldAsk: Bool { isConnected && hasMedia && mediaStatus?.playerState != .idle }
+
+    /// Casts files, folders (their media in natural order) and playlists into the queue:
+    /// a new queue (`playNow`), after the current item, or at the end. Files are served
+    /// while the queue's media session lasts.
+    public func castQueue(_ files: [String], mode: QueuePlacement) async {
+        guard let session, case .connected = connection else {
+            pendingFiles = files
+            post(tr("Choose a device to cast {0}.", files.first.map(Self.fileName) ?? ""))
+            return
+        }
+        let expansion: QueueSources.Expansion
+        do {
+            expansion = try QueueSources.expand(files, recursive: false)
+        } catch {
+            post(error.description)
+            return
+        }
+        for w in expansion.warnings { post(w) }
+        let (items, casts) = await queueItems(for: expansion.entries, session: session)
+        guard !items.isEmpty, self.session === session else {
+            for c in casts { await mediaShare.end(c) }
+            if items.isEmpty, expansion.warnings.isEmpty { post(tr("Nothing to cast in {0}.", files.first.map(Self.fileName) ?? "")) }
+            return
+        }
+        let placement = hasMedia ? mode : .playNow
+        let loaded: Bool
+        do {
+            loaded = try await place(items, placement, session: session)
+        } catch {
+            for c in casts { await mediaShare.end(c) }
+            post(error.description)
+            return
+        }
+        if loaded { endQueueCasts() }
+        queueCasts += casts
+        queueCastsSession = session.media.status?.mediaSessionId
+    }
+
+    /// Loads a new queue (true) or inserts into the current one (false).
+    private func place(_ items: [QueueItem], _ placement: QueuePlacement, session: CastSession) async throws(CastClientError) -> Bool {
+        switch placement {
+        case .playNext:
+            try await session.media.queueInsertNext(items)
+            return false
+        case .addToQueue:
+            try await session.media.queueInsert(items)
+            return false
+        case .playNow:
+            if await session.sessionInfo == nil { try await session.start() }
+            try await session.media.queueLoad(items, startIndex: 0, repeatMode: .off)
+            return true
+        }
+    }
+
+    /// Queue items for entries (LocalMedia shares the files); what cannot be cast is a notice.
+    private func queueItems(for entries: [QueueEntry], session: CastSession) async -> ([QueueItem], [LocalCast]) {
+        do {
+            let ends = try await session.connectionEndpoints()
+            let batch = await mediaShare.queueItems(for: entries, device: ends.remote, localAddress: ends.local)
+            for text in batch.warnings + batch.failures { post(text) }
+            return (batch.items, batch.casts)
+        } catch {
+            post(error.description)
+            return ([], [])
+        }
+    }
+
+    /// Ends the queue's shares once its media session is over (a new LOAD, or the session gone).
+    func followQueueCasts() {
+        guard !queueCasts.isEmpty else { return }
+        let id = mediaStatus?.mediaSessionId
+        if id == nil || id != queueCastsSession || mediaStatus?.playerState == .idle { endQueueCasts() }
+    }
+
+    func endQueueCasts() {
+        let casts = queueCasts
+        queueCasts = []
+        queueCastsSession = nil
+        let share = mediaShare
+        Task { for c in casts { await share.end(c) } }
+    }
+}

@@ -1,0 +1,177 @@
+import AppModel
+import GtkInterop
+
+/// The queue in the expanded controller (queue-view.ui): Previous / Queue / Next, and the
+/// queue popover: Repeat (off → all → one), Shuffle, and one row per item (thumbnail, title,
+/// artist · duration, the current item marked) named by its title for assistive technology.
+/// Activating a row plays it; each row's menu has Move Up, Move Down, Remove and Play Next.
+/// Every command goes through the action table ("win.queue-…" with the item id as target).
+/// Items are fetched only for the rows in view (AppModel.loadQueueItems).
+@MainActor
+final class QueueView {
+    static let resource = CastDeckApplication.resourcePath + "/ui/queue-view.ui"
+
+    let model: AppModel
+    let ui: Builder
+    let bar: Box
+    let queueButton: MenuButton
+    let popover: Popover
+    let list: ListBox
+    let scroller: ScrolledWindow
+    let repeatButton: Button
+    let heading: Label
+
+    struct RowWidgets {
+        var row: ActionRow
+        var thumb: Image
+        var current: Image
+        var play: Button
+        var menu: MenuButton
+    }
+    var rows: [RowWidgets] = []
+    var rendered: [AppModel.QueueRow] = []
+    /// Rows are made a page at a time as the list is scrolled down (a queue of thousands
+    /// would otherwise take seconds to build), always far enough to show the current item.
+    static let page = 100
+    var shownCount = QueueView.page
+    var renderedArtwork: String?
+
+    init(model: AppModel) throws {
+        self.model = model
+        ui = try Builder(resource: Self.resource)
+        bar = ui.get("bar")
+        queueButton = ui.get("queue")
+        popover = ui.get("popover")
+        list = ui.get("list")
+        scroller = ui.get("scroller")
+        repeatButton = ui.get("repeat")
+        heading = ui.get("heading")
+        queueButton.setPopover(popover)
+        popover.onShow { [unowned self] in self.loadVisibleItems() }
+        scroller.verticalAdjustment.onValueChanged { [unowned self] in self.loadVisibleItems() }
+    }
+
+    func render() {
+        let hasQueue = model.hasQueue
+        ui.get("previous", as: Button.self).isVisible = hasQueue
+        ui.get("next", as: Button.self).isVisible = hasQueue
+        queueButton.isSensitive = model.hasMedia
+        renderRepeat()
+        heading.text = model.queue.count > 0 ? ntr("Queue · {0} item", "Queue · {0} items", model.queue.count, model.queue.count) : tr("Queue")
+        renderRows()
+    }
+
+    private func renderRepeat() {
+        let (icon, state): (String, String) =
+            switch model.queue.repeatMode {
+            case .all, .allAndShuffle: ("media-playlist-repeat-symbolic", tr("Repeat all"))
+            case .single: ("media-playlist-repeat-song-symbolic", tr("Repeat one"))
+            default: ("media-playlist-consecutive-symbolic", tr("Repeat off"))
+            }
+        repeatButton.iconName = icon
+        repeatButton.setTooltip(state)
+        repeatButton.setAccessibleDescription(state)
+    }
+
+    private func renderRows() {
+        let all = model.queueRows
+        let currentIndex = all.firstIndex(where: \.isCurrent) ?? 0
+        shownCount = max(shownCount, currentIndex + Self.page / 2)
+        let next = Array(all.prefix(shownCount))
+        guard next != rendered || model.artworkPath != renderedArtwork else { return }
+        let oldIDs = rendered.map(\.itemID), newIDs = next.map(\.itemID)
+        if newIDs.count > oldIDs.count, Array(newIDs.prefix(oldIDs.count)) == oldIDs {
+            // A page more: append its rows only.
+            let added = next[oldIDs.count...].map(makeRow)
+            for r in added { list.append(r.row) }
+            rows += added
+            rendered += next[oldIDs.count...].map { var r = $0; r.title = ""; return r }
+        } else if newIDs != oldIDs {
+            list.removeAll()
+            rows = next.map(makeRow)
+            for r in rows { list.append(r.row) }
+            rendered = next.map { var r = $0; r.title = ""; return r }  // forces the update below
+        }
+        for (i, row) in next.enumerated() where row != rendered[i] || row.isCurrent {
+            update(rows[i], with: row)
+        }
+        rendered = next
+        renderedArtwork = model.artworkPath
+        // New rows may have come into view without a scroll.
+        GLibSource.idle { [weak self] in self?.loadVisibleItems() }
+    }
+
+    private func makeRow(_ r: AppModel.QueueRow) -> RowWidgets {
+        let row = ActionRow(title: r.title)
+        row.isActivatable = true
+        let id = r.itemID
+        row.onActivated { [unowned self] in Task { await self.model.perform(.queueJump(id)) } }
+        let thumb = Image(iconName: "audio-x-generic-symbolic", pixelSize: 32)
+        row.addPrefix(thumb)
+        let current = Image(iconName: "audio-volume-high-symbolic", pixelSize: 16)
+        current.setAccessibleName(tr("Now playing"))
+        current.addCSSClass("accent")
+        row.addSuffix(current)
+        // Activating the row plays it; the button does the same for assistive technology
+        // (GTK 4.8 gives list rows no accessible action).
+        let play = Button(iconName: "media-playback-start-symbolic")
+        play.addCSSClass("flat")
+        play.setAlignCenter()
+        play.bindAction("win." + AppAction.Name.queueJump.rawValue, target: .int(id))
+        row.addSuffix(play)
+        let menu = MenuButton(iconName: "view-more-symbolic")
+        menu.addCSSClass("flat")
+        menu.setAlignCenter()
+        let box = Box(vertical: true, spacing: 0)
+        let popover = Popover(child: box)
+        for (action, label) in [(AppAction.Name.queueMoveUp, tr("Move Up")), (.queueMoveDown, tr("Move Down")),
+                                (.queueRemove, tr("Remove")), (.queuePlayNext, tr("Play Next"))] {
+            let b = Button(label: label)
+            b.addCSSClass("flat")
+            b.bindAction("win." + action.rawValue, target: .int(id))
+            b.onClicked { popover.popdown() }
+            box.append(b)
+        }
+        menu.setPopover(popover)
+        row.addSuffix(menu)
+        return RowWidgets(row: row, thumb: thumb, current: current, play: play, menu: menu)
+    }
+
+    private func update(_ w: RowWidgets, with r: AppModel.QueueRow) {
+        w.row.title = r.title
+        w.row.subtitle = r.detail
+        w.current.isVisible = r.isCurrent
+        w.play.isVisible = !r.isCurrent
+        w.play.setAccessibleName(tr("Play {0}", r.title))
+        w.play.setTooltip(tr("Play {0}", r.title))
+        w.row.setAccessibleDescription(r.isCurrent ? tr("Now playing") : r.detail)
+        w.menu.setAccessibleName(tr("Actions for {0}", r.title))
+        w.menu.setTooltip(tr("Actions for {0}", r.title))
+        // The current item shows its artwork (resolved for the controllers); others an icon.
+        if r.isCurrent, let art = model.artworkPath {
+            w.thumb.setFile(art)
+        } else {
+            w.thumb.setIconName(r.artworkURL == nil ? "audio-x-generic-symbolic" : "image-x-generic-symbolic")
+        }
+    }
+
+    /// Asks for the items of the rows in view (and a few around them); near the end of the
+    /// rows made so far, makes the next page.
+    func loadVisibleItems() {
+        let count = rendered.count
+        guard count > 0 else { return }
+        let adj = scroller.verticalAdjustment
+        // Only once the list is laid out and shown (before that the adjustment is all zeros).
+        if count < model.queue.count, popover.isVisible, adj.pageSize > 0, adj.value + adj.pageSize > adj.upper - 400 {
+            shownCount = count + Self.page
+            renderRows()
+            return
+        }
+        let rowHeight = max(1, adj.upper / Double(count))
+        let first = max(0, Int(adj.value / rowHeight) - 5)
+        let visible = Int((adj.pageSize > 0 ? adj.pageSize : 480) / rowHeight) + 10
+        let range = first..<min(count, first + visible)
+        guard range.contains(where: { !rendered[$0].isLoaded }) else { return }
+        Task { await model.loadQueueItems(range) }
+    }
+}
