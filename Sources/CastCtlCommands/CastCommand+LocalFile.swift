@@ -76,9 +76,10 @@ extension CastCommand {
             let subs = cast.subtitles.isEmpty ? "no subtitles" : "subtitles: " + cast.subtitles.map(\.name).joined(separator: ", ")
             var how = ""
             if let plan = cast.plan, plan.delivery == .hls {
-                let converted = plan.steps.filter { $0.action == .convert }.map { ConversionPlan.describe($0.stream).split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? "" }
-                how = converted.isEmpty ? " as HLS, copied" : " as HLS, converting \(converted.count) stream(s)"
-                if cast.hls?.renditions.filter({ !$0.isVideo }).count ?? 0 > 1 { how += ", \(cast.hls!.renditions.filter { !$0.isVideo }.count) audio tracks" }
+                let converted = plan.steps.filter { $0.action == .convert }.count
+                how = converted == 0 ? " as HLS, copied" : " as HLS, converting \(converted) \(converted == 1 ? "stream" : "streams")"
+                let renditions = cast.hls?.renditions.filter { !$0.isVideo }.count ?? 0
+                if renditions > 1 { how += ", \(renditions) audio tracks" }
             }
             let line = "Casting \(name) to \(device.name) from \(media.contentId)\(how) (\(subs)); serving until it ends, Ctrl-C stops.\n"
             FileHandle.standardOutput.write(Data(line.utf8))

@@ -26,6 +26,10 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
     /// asked for, and goes on (SIGCONT) when playback comes closer: a film is not converted
     /// to the end when someone watches ten minutes of it. `CASTDECK_TRANSCODE_AHEAD`
     /// overrides it (tests use a small value, benchmarks a huge one).
+    /// `CASTDECK_TRANSCODE_READRATE`: read the source at most this many times real time
+    /// (ffmpeg's `-readrate`); unset, as fast as it goes. The pause above is checked ten times
+    /// a second, which a remux of a tiny test file outruns; the system test slows it instead.
+    static let readRate: Double? = ProcessInfo.processInfo.environment["CASTDECK_TRANSCODE_READRATE"].flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil }
     static let ahead: Int = ProcessInfo.processInfo.environment["CASTDECK_TRANSCODE_AHEAD"].flatMap { Int($0) }.map { max($0, 1) } ?? 10
 
     /// One rendition: `v` (video) or `a0`, `a1`… (audio).
@@ -527,6 +531,7 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
         var a = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-copyts"]
         if index > 0 { a += ["-ss", String(format: "%.6f", t)] }
         if videoEncoder == .vaapi { a += ["-vaapi_device", VAAPI.device] }
+        if let rate = Self.readRate { a += ["-readrate", String(rate)] }
         a += ["-i", source]
         let cuts = boundaries[(index + 1)...].map { String(format: "%.6f", $0) }
         for r in renditions {

@@ -20,6 +20,9 @@ scratch="$XDG_CACHE_HOME/castdeck/transcode"
 # The converter pauses one segment ahead of the last one asked for, so that what lies
 # further is visibly made on demand.
 export CASTDECK_TRANSCODE_AHEAD=1
+# …and, since a pause checked ten times a second is outrun by a remux of a tiny file, the
+# source is read at most at real time.
+export CASTDECK_TRANSCODE_READRATE=1
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -27,7 +30,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; for f in "$work"/*.err "$work"/*.log; do [[ -s $f ]] && { echo "--- $f" >&2; tail -n 15 "$f" >&2; }; done; exit 1; }
+fail() { echo "FAIL: $*" >&2; for f in "$work"/*.err "$work"/*.log; do [[ -s $f ]] && { echo "--- $f" >&2; tail -n 6 "$f" | cut -c1-300 >&2; }; done; exit 1; }
 wait_for() {  # wait_for FILE PATTERN SECONDS
   for _ in $(seq $(($3 * 10))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
   return 1
@@ -44,7 +47,7 @@ ff() { ffmpeg -v error -nostdin -y "$@"; }
 pic=(-f lavfi -i testsrc=size=320x180:rate=15:duration=30)
 printf '1\n00:00:01,000 --> 00:00:05,000\nBonjour\n\n2\n00:00:20,000 --> 00:00:25,000\nAu revoir\n' >"$work/fr.srt"
 ff "${pic[@]}" -f lavfi -i sine=frequency=440:duration=30 -f lavfi -i sine=frequency=660:duration=30 -i "$work/fr.srt" \
-  -map 0 -map 1 -map 2 -map 3 -c:v libx265 -preset ultrafast -pix_fmt yuv420p -x265-params log-level=error \
+  -map 0 -map 1 -map 2 -map 3 -c:v libx265 -preset ultrafast -pix_fmt yuv420p -x265-params log-level=error:keyint=45 \
   -c:a ac3 -ac:a:0 6 -ac:a:1 2 -c:s srt -metadata:s:a:0 language=eng -metadata:s:a:1 language=ger \
   -metadata:s:a:1 title=Synchronfassung -metadata:s:s:0 language=fre "$work/hevc.mkv"
 ff "${pic[@]}" -f lavfi -i sine=duration=30 -c:v libx264 -preset ultrafast -pix_fmt yuv420p10le -c:a aac "$work/ten.mkv"
@@ -71,7 +74,9 @@ expect_plan vp9.webm Chromecast "convert: #0 video: VP9.*no VP9 decoder" "conver
 expect_plan vp9.webm "Chromecast Ultra" "served as it is" "direct: #0 video: VP9"
 expect_plan song.flac Chromecast "served as it is" "direct: #0 audio: FLAC" "artwork: #1 cover"
 expect_plan old.avi Chromecast "convert: #0 video: MPEG-4 Part 2" "remux: #1 audio: MP3"
-expect_plan hevc.mkv Chromecast --burn-subtitles 1 "burn: #3 subtitle: SRT (fre): drawn into the picture"
+plan "$work/hevc.mkv" --burn-subtitles 1
+grep -q "burn: #3 subtitle: SRT (fre): drawn into the picture" "$work/plan.out" || fail "--burn-subtitles 1: $(cat "$work/plan.out")"
+grep -q "convert: #0 video: .*subtitles are drawn into the picture" "$work/plan.out" || fail "--burn-subtitles 1: $(cat "$work/plan.out")"
 "$CASTCTL" cast --plan --json "$work/hevc.mkv" | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
@@ -130,7 +135,19 @@ PY
   # A read from 80 %: for HLS, that segment is not made until it is asked for.
   local at; at=$(python3 -c "print(round($src_dur * 0.8, 2))")
   if [[ $kind == hls ]]; then
-    local seg; seg=$(python3 -c "print('v_%05d.ts' % int($at // 6))")
+    # The segment holding that time, from the served playlist (copied video cuts at keyframes).
+    local seg; seg=$(curl -sf "${url%master.m3u8}v.m3u8" | python3 -c '
+import sys
+t, at = 0.0, float(sys.argv[1])
+lines = sys.stdin.read().split("\n")
+for i, l in enumerate(lines):
+    if l.startswith("#EXTINF:"):
+        t += float(l[8:].rstrip(","))
+        if t > at:
+            print(lines[i + 1]); break' "$at")
+    [[ -n $seg ]] || fail "$f: no segment holds $at s in the playlist"
+    local n=${seg#v_}; n=$((10#${n%.ts}))
+    ((n >= 3)) || fail "$f: the segment at 80 % ($seg) is too close to the start to tell on-demand production"
     if ls "$scratch"/*/ 2>/dev/null | grep -q "^$seg$"; then fail "$f: $seg was made before anyone asked for it"; fi
   fi
   timeout 60 ffmpeg -v error -nostdin -ss "$at" -i "$url" -t 2 -f null - 2>"$work/seek.err" || fail "$f: reading from 80 % ($at s) failed"
