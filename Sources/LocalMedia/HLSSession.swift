@@ -26,9 +26,11 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
     /// asked for, and goes on (SIGCONT) when playback comes closer: a film is not converted
     /// to the end when someone watches ten minutes of it. `CASTDECK_TRANSCODE_AHEAD`
     /// overrides it (tests use a small value, benchmarks a huge one).
-    /// `CASTDECK_TRANSCODE_READRATE`: read the source at most this many times real time
-    /// (ffmpeg's `-readrate`); unset, as fast as it goes. The pause above is checked ten times
-    /// a second, which a remux of a tiny test file outruns; the system test slows it instead.
+    /// `CASTDECK_TRANSCODE_READRATE`: the run started with the cast reads the source at most
+    /// this many times real time (ffmpeg's `-readrate`); restarts after a seek, and every run
+    /// when unset, go as fast as they can. The pause above is checked ten times a second,
+    /// which a remux of a tiny test file outruns; the system test and the benchmark slow the
+    /// first run instead, so that a later segment is visibly made on demand.
     static let readRate: Double? = ProcessInfo.processInfo.environment["CASTDECK_TRANSCODE_READRATE"].flatMap { Double($0) }.flatMap { $0 > 0 ? $0 : nil }
     static let ahead: Int = ProcessInfo.processInfo.environment["CASTDECK_TRANSCODE_AHEAD"].flatMap { Int($0) }.map { max($0, 1) } ?? 10
 
@@ -63,6 +65,8 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
     private var failureWaiters: [UUID: CheckedContinuation<String?, Never>] = [:]
     private var lastRequested = 0
     private var ended = false
+    /// A request is starting a run: others wait for it instead of starting their own.
+    private var starting = false
 
     final class Run: @unchecked Sendable {
         let id: Int
@@ -326,9 +330,11 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
                 if done[rendition]?.contains(index) == true { return .ready }
                 if let failure { return .failed(failure) }
                 if ended { return .failed("the cast ended") }
+                if starting { return .wait }
                 if let run, run.process.status == nil, run.start <= index, index <= (run.made[rendition] ?? run.start - 1) + Self.lookahead {
                     return .wait
                 }
+                starting = true
                 return .restart
             }
             switch next {
@@ -401,6 +407,7 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
 
     /// Kills the live run (if any) and starts one at segment `index`; nil when it started.
     private func startRun(at index: Int) -> LocalMediaError? {
+        defer { lock.withLock { starting = false } }
         let (old, id): (Run?, Int) = lock.withLock {
             runCounter += 1
             let o = run
@@ -531,7 +538,7 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
         var a = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-copyts"]
         if index > 0 { a += ["-ss", String(format: "%.6f", t)] }
         if videoEncoder == .vaapi { a += ["-vaapi_device", VAAPI.device] }
-        if let rate = Self.readRate { a += ["-readrate", String(rate)] }
+        if let rate = Self.readRate, id == 1 { a += ["-readrate", String(rate)] }
         a += ["-i", source]
         let cuts = boundaries[(index + 1)...].map { String(format: "%.6f", $0) }
         for r in renditions {
