@@ -390,6 +390,9 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
         }
     }
 
+    /// The live converter's process id (tests).
+    var converterPID: pid_t? { lock.withLock { run?.process.status == nil ? run?.process.pid : nil } }
+
     /// Kills the converter and removes the scratch folder.
     public func finish() {
         let r: Run? = lock.withLock {

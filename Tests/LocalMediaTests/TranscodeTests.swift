@@ -165,6 +165,24 @@ final class TranscodeTests: XCTestCase {
         XCTAssertEqual(ConverterProcess.liveCount, 0, "no converter outlives the cast")
     }
 
+    /// A converter killed from outside (it lives: 120 s is more than the ten segments it
+    /// makes before pausing) ends the cast with a sentence, and asking for a segment
+    /// then fails with it rather than hanging.
+    func testAConverterThatDiesIsReported() async throws {
+        try ffmpeg(
+            ["-f", "lavfi", "-i", "testsrc=size=160x90:rate=5:duration=120", "-f", "lavfi", "-i", "sine=duration=120"]
+                + ["-c:v", "mpeg4", "-c:a", "ac3", "\(dir!)/long.avi"])
+        let share = MediaShare(port: .exactly(0), scratchRoot: "\(dir!)/scratch")
+        let cast = try await share.prepare(file: "\(dir!)/long.avi", device: "127.0.0.1", localAddress: "127.0.0.1")
+        let hls = try XCTUnwrap(cast.hls)
+        let pid = try XCTUnwrap(hls.converterPID)
+        kill(pid, SIGKILL)
+        let sentence = await hls.nextFailure()
+        XCTAssertEqual(sentence?.hasPrefix("ffmpeg stopped (killed by signal 9)"), true, sentence ?? "nil")
+        if case .success = await hls.segment("v", 6) { XCTFail("a segment after the converter died must fail") }
+        await share.end(cast)
+    }
+
     struct Got {
         var status: UInt
         var body: String
