@@ -46,6 +46,7 @@ DEV=127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/rcv.out")
 # cast FILE [ENV…]: starts castctl cast in the background (pid in CAST_PID), waits for its line.
 cast() {
   local f=$1; shift
+  rm -f "$work/cast.out"
   env "$@" "$CASTCTL" cast --device "$DEV" --model Chromecast "$f" >"$work/cast.out" 2>"$work/cast.err" &
   CAST_PID=$!
   pids+=($CAST_PID)

@@ -105,6 +105,7 @@ near() { python3 -c 'import sys; a, b = float(sys.argv[1]), float(sys.argv[2]); 
 cast_and_check() {
   local f=$1 dev=$2 model=$3 allowed=$4 kind=$5
   local src_dur; src_dur=$(duration_of "$work/$f")
+  rm -f "$work/cast.out"  # no line of an earlier cast may be taken for this one's
   "$CASTCTL" cast --device "$dev" --model "$model" "$work/$f" >"$work/cast.out" 2>"$work/cast.err" &
   local cast_pid=$!
   pids+=($cast_pid)
@@ -214,6 +215,7 @@ scratch_empty "SIGTERM"
 echo "ok: SIGTERM — castctl exits 0, no ffmpeg, no scratch files"
 
 # --- SIGKILL: the kernel ends the converter (parent-death signal); the folder is swept at the next start.
+rm -f "$work/cast.out"
 "$CASTCTL" cast --device "$CC" "$work/old.avi" >"$work/cast.out" 2>"$work/cast.err" &
 cast_pid=$!
 pids+=($cast_pid)
@@ -223,6 +225,7 @@ kill -KILL "$cast_pid"
 wait "$cast_pid" 2>/dev/null || true
 no_converters "SIGKILL of castctl"
 [[ -n $(ls -A "$scratch") ]] || fail "expected the killed cast's folder to remain until the next start"
+rm -f "$work/cast.out"
 "$CASTCTL" cast --device "$CC" "$work/ten.mkv" >"$work/cast.out" 2>"$work/cast.err" &
 pids+=($!)
 wait_for "$work/cast.out" "^Casting" 90 || fail "castctl cast after SIGKILL printed no line"
