@@ -15,10 +15,13 @@
 #               whole duration; gnomecast: its ffmpeg's
 # gnomecast's command is `ffmpeg -i IN -map 0:v:0 -map 0:a:0 -c:v h264 -c:a mp3 -b:a 256k OUT.mp4`,
 # with `copy` for the streams it would not convert (H.264 video; AAC audio).
-#   Benchmarks/transcode/run.sh     (CASTCTL=path to use another castctl build; DURATION=seconds)
+# The copied sources are LONG (600) s, the converted one DURATION (40) s: x265 makes a long
+# 1080p source too slowly here, and the CPU figure is per media minute anyway.
+#   Benchmarks/transcode/run.sh     (CASTCTL=path to use another castctl build; DURATION, LONG: seconds)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-40}
+LONG=${LONG:-600}
 for tool in ffmpeg ffprobe curl setpriv; do command -v $tool >/dev/null || { echo "$tool is needed" >&2; exit 1; }; done
 CASTCTL=${CASTCTL:-$(swift build -c release --product castctl >/dev/null && echo "$(swift build -c release --show-bin-path)/castctl")}
 work=$(mktemp -d /tmp/castdeck-bench-transcode.XXXXXX)
@@ -31,11 +34,14 @@ wait_for() { for _ in $(seq $(($3 * 10))); do grep -q "$2" "$1" 2>/dev/null && r
 now() { date +%s.%N; }
 since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.2f}')" "$1" "$(now)"; }
 
-echo "making ${DURATION} s 1080p sources…"
+echo "making 1080p sources: remux and audio ${LONG} s, full ${DURATION} s…"
 ff() { ffmpeg -v error -nostdin -y "$@"; }
 src=(-f lavfi -i "testsrc2=size=1920x1080:rate=24:duration=$DURATION" -f lavfi -i "sine=frequency=300:duration=$DURATION")
-ff "${src[@]}" -c:v libx264 -preset veryfast -g 48 -pix_fmt yuv420p -c:a aac -b:a 128k "$work/remux.mkv"
+ff "${src[@]}" -c:v libx264 -preset veryfast -g 48 -pix_fmt yuv420p -c:a aac -b:a 128k "$work/short.mkv"
+# Copying is cheap to make long, and the whole-file wait grows with the length: LONG seconds.
+ff -stream_loop $((LONG / DURATION - 1)) -i "$work/short.mkv" -map 0 -c copy "$work/remux.mkv"
 ff -i "$work/remux.mkv" -map 0 -c:v copy -c:a ac3 -ac 6 "$work/audio.mkv"
+rm "$work/short.mkv"
 ff "${src[@]}" -c:v libx265 -preset ultrafast -pix_fmt yuv420p -x265-params log-level=error:keyint=48 -c:a ac3 -ac 6 "$work/full.mkv"
 
 "$CASTCTL" receiver --port 0 >"$work/rcv.out" 2>/dev/null &
@@ -67,13 +73,11 @@ for i, l in enumerate(lines):
         t += float(l[8:].rstrip(","))
         if t > at: print(lines[i + 1]); break' "$2"
 }
-children_cpu() {  # user+system seconds of the reaped children of PID
-  python3 -c 'import os,sys; f=open(f"/proc/{sys.argv[1]}/stat").read().rsplit(")",1)[1].split(); print((int(f[14])+int(f[15]))/os.sysconf("SC_CLK_TCK"))' "$1"
-}
 
 declare -A first seek cpu gfirst gcpu
 for c in remux audio full; do
   f="$work/$c.mkv"
+  len=$(ffprobe -v error -show_entries format=duration -of default=nw=1:nk=1 "$f")
   # First playable segment.
   t0=$(now)
   cast "$f"
@@ -83,7 +87,7 @@ for c in remux audio full; do
   # Resume after a seek to 80 %.
   cast "$f" CASTDECK_TRANSCODE_AHEAD=1 CASTDECK_TRANSCODE_READRATE=1
   base=${URL%master.m3u8}
-  at=$(python3 -c "print($DURATION * 0.8)")
+  at=$(python3 -c "print($len * 0.8)")
   v=$(segment_at "${base}v.m3u8" "$at")
   a=${v/v_/a0_}
   t0=$(now)
@@ -94,14 +98,44 @@ for c in remux audio full; do
   seek[$c]=$(since "$t0")
   end_cast
 
-  # CPU for the whole duration: no pause, every segment made.
+  # CPU for the whole duration: no pause (of the converter), every segment made.
   cast "$f" CASTDECK_TRANSCODE_AHEAD=100000
+  # Paused, the simulated playback does not reach its end (which would end the cast) first.
+  "$CASTCTL" pause --device "$DEV" >/dev/null
   total=$(curl -sf "${URL%master.m3u8}v.m3u8" | grep -c '^#EXTINF')
-  for _ in $(seq 6000); do
-    [[ $(ls "$scratch"/*/ 2>/dev/null | grep -c '^a0_') -ge $total && -z $(pgrep -f -- "$scratch" || true) ]] && break
-    sleep 0.1
-  done
-  cpu[$c]=$(python3 -c "print(f'{$(children_cpu "$CAST_PID") / ($DURATION / 60):.1f}')")
+  # The converters' own CPU time, read from /proc while they run (the last reading of each).
+  used=$(python3 - "$CAST_PID" "$scratch" "$total" <<'PY'
+import os, sys, time
+cast, scratch, total = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+tick = os.sysconf("SC_CLK_TCK")
+seen = {}
+def converters():
+    out = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit() or int(p) == os.getpid(): continue
+        try:
+            if scratch.encode() in open(f"/proc/{p}/cmdline", "rb").read(): out.append(int(p))
+        except OSError: pass
+    return out
+def made():
+    n = 0
+    for d in (os.listdir(scratch) if os.path.isdir(scratch) else []):
+        n += sum(1 for f in os.listdir(os.path.join(scratch, d)) if f.startswith("a0_"))
+    return n
+for _ in range(36000):
+    if not os.path.exists(f"/proc/{cast}"): sys.exit("castctl cast ended before the conversion did")
+    live = converters()
+    for p in live:
+        try:
+            f = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+            seen[p] = (int(f[11]) + int(f[12])) / tick
+        except OSError: pass
+    if not live and made() >= total: break
+    time.sleep(0.05)
+print(sum(seen.values()))
+PY
+)
+  cpu[$c]=$(python3 -c "print(f'{$used / ($len / 60):.1f}')")
   end_cast
 
   # gnomecast: the whole file first.
@@ -113,9 +147,9 @@ for c in remux audio full; do
   /usr/bin/time -f "%e %U %S" -o "$work/g.time" ffmpeg -v error -nostdin -y -i "$f" -map 0:v:0 -map 0:a:0 "${codecs[@]}" "$work/g.mp4"
   read -r e u s <"$work/g.time"
   gfirst[$c]=$e
-  gcpu[$c]=$(python3 -c "print(f'{($u + $s) / ($DURATION / 60):.1f}')")
-  printf '%-6s CastDeck: first %6ss  seek %6ss  cpu %6s s/min   gnomecast: first %6ss  seek 0  cpu %6s s/min   first-segment ratio %sx\n' \
-    "$c" "${first[$c]}" "${seek[$c]}" "${cpu[$c]}" "${gfirst[$c]}" "${gcpu[$c]}" \
+  gcpu[$c]=$(python3 -c "print(f'{($u + $s) / ($len / 60):.1f}')")
+  printf '%-6s %4.0f s  CastDeck: first %6ss  seek %6ss  cpu %6s s/min   gnomecast: first %6ss  seek 0  cpu %6s s/min   first-segment ratio %sx\n' \
+    "$c" "$len" "${first[$c]}" "${seek[$c]}" "${cpu[$c]}" "${gfirst[$c]}" "${gcpu[$c]}" \
     "$(python3 -c "print(f'{${gfirst[$c]} / max(${first[$c]}, 0.01):.1f}')")"
 done
 echo "(first: time until the device can start; ratio = gnomecast's wait / CastDeck's wait. x264 preset: CastDeck veryfast, gnomecast's -c:v h264 = libx264 medium.)"

@@ -108,15 +108,16 @@ public struct ConversionPlan: Sendable, Hashable {
                 }
             case "audio":
                 let i = audios.firstIndex { $0.index == s.index } ?? 0
+                let aac = (s.channels ?? 2) > 2 ? "AAC stereo" : "AAC"
                 if direct {
                     steps.append(Step(stream: s, action: .direct, reason: "\(label): the device plays it"))
                 } else if let p = audioProblems[i] {
-                    steps.append(Step(stream: s, action: .convert, reason: "\(label) → AAC stereo: \(p)"))
+                    steps.append(Step(stream: s, action: .convert, reason: "\(label) → \(aac): \(p)"))
                 } else if segmentableAudio.contains(s.codecName ?? "") {
                     let why = audios.count > 1 ? "copied; one of \(audios.count) selectable audio tracks" : "copied as it is into HLS segments"
                     steps.append(Step(stream: s, action: .remux, reason: "\(label): \(why)"))
                 } else {
-                    steps.append(Step(stream: s, action: .convert, reason: "\(label) → AAC stereo: the device plays it, but not inside HLS segments"))
+                    steps.append(Step(stream: s, action: .convert, reason: "\(label) → \(aac): the device plays it, but not inside HLS segments"))
                 }
             case "subtitle":
                 subNumber += 1
