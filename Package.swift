@@ -256,6 +256,7 @@ let package = Package(
             name: "LocalMedia",
             dependencies: [
                 "CastProtocol",
+                "CastCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

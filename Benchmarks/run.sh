@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia)
+((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode)
 bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
 for area in "${areas[@]}"; do
   case $area in
@@ -30,6 +30,9 @@ for area in "${areas[@]}"; do
     localmedia)
       echo "== localmedia: 1 GiB file, 1 and 4 range readers vs nginx-light and catt; castctl cast FILE → PLAYING"
       ./Benchmarks/localmedia/run.sh ;;
+    transcode)
+      echo "== transcode: 1080p remux / audio / full conversion — first segment, seek to 80 %, CPU per media minute vs gnomecast's whole file"
+      ./Benchmarks/transcode/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
 done

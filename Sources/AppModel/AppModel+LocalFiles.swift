@@ -20,7 +20,7 @@ extension AppModel {
     public func castFiles(_ files: [String]) async {
         guard let first = files.first else { return }
         let name = Self.fileName(first)
-        guard let session, case .connected = connection else {
+        guard let session, case .connected(let deviceID) = connection else {
             pendingFiles = files
             post(tr("Choose a device to cast {0}.", name))
             return
@@ -31,7 +31,21 @@ extension AppModel {
         let cast: LocalCast
         do {
             let ends = try await session.connectionEndpoints()
-            cast = try await mediaShare.prepare(file: first, device: ends.remote, localAddress: ends.local)
+            // The TXT record's model chooses what the device decodes (unknown: the conservative choice).
+            let model = deviceList.first { $0.id == deviceID }?.model
+            cast = try await mediaShare.prepare(file: first, device: ends.remote, localAddress: ends.local, model: model)
+            if let hls = cast.hls {
+                // Converted on the fly: the device may load once the first segment exists.
+                preparingFile = name
+                post(tr("Preparing {0}…", name))
+                defer { preparingFile = nil }
+                do {
+                    try await hls.waitForFirstSegment()
+                } catch {
+                    await mediaShare.end(cast)
+                    throw error
+                }
+            }
         } catch let error as LocalMediaError {
             post(error.description)
             return
@@ -53,8 +67,12 @@ extension AppModel {
 
     /// Serves local files on exactly `port` (the `media-port` setting); 0 keeps the default
     /// range 8010–8019, then any free port.
-    public func useMediaPort(_ port: Int) {
-        mediaShare = MediaShare(port: port == 0 ? .default : .exactly(port))
+    /// `transcode-cache-size-mb` and `transcode-quality` bound and tune files converted on the fly.
+    public func useMediaPort(
+        _ port: Int, transcodeCacheMB: Int = TranscodeScratch.defaultSizeLimitMB, transcodeQuality: Int = TranscodeScratch.defaultQuality
+    ) {
+        mediaShare = MediaShare(
+            port: port == 0 ? .default : .exactly(port), scratchLimitMB: transcodeCacheMB, quality: transcodeQuality)
     }
 
     /// The file's own artwork while a local file plays (the media server serves only the device).

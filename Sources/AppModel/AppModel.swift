@@ -139,6 +139,9 @@ public final class AppModel {
     @ObservationIgnored public var linkPrompt: (@MainActor () -> Void)?
     /// Serves files from this computer to the device; started on the first local cast.
     @ObservationIgnored public var mediaShare = MediaShare()
+    /// The name of a local file whose conversion has not made its first segment yet
+    /// ("Preparing…"); nil otherwise.
+    public internal(set) var preparingFile: String?
     /// The local file being cast, and whether a status has shown it on the device yet.
     @ObservationIgnored var localCast: LocalCast?
     @ObservationIgnored var localCastSeen = false

@@ -17,33 +17,89 @@ extension CastCommand {
         if let mediaPort, !(1...65535).contains(mediaPort) {
             throw ValidationError("--media-port must be a TCP port (1–65535).")
         }
+        if let burnSubtitles, burnSubtitles < 1 { throw ValidationError("--burn-subtitles takes a subtitle stream number from 1 (see --plan).") }
+    }
+
+    /// `--plan`: probe and plan, print, cast nothing.
+    func printPlan() async throws {
+        let share = MediaShare(port: .default)
+        let file = MediaShare.localPath(url)
+        do {
+            let (_, plan) = try await share.plan(file: file, model: model, burnSubtitles: burnSubtitles)
+            if options.json {
+                print(Output.json(PlanReport(plan, file: file)))
+            } else {
+                print(plan.lines(fileName: (file as NSString).lastPathComponent).joined(separator: "\n"))
+            }
+        } catch {
+            throw CommandFailure(error.description)
+        }
     }
 
     func runLocal() async throws {
+        if plan { return try await printPlan() }
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
         let device = try await options.target.resolve()
-        let (start, rate, app, file, extra, title) = (start, rate, app, url, subtitles, title)
+        let (start, rate, app, file, extra, title, model, burn) = (start, rate, app, url, subtitles, title, model, burnSubtitles)
         try await options.withSession { session in
             let ends = try await session.connectionEndpoints()
             let cast: LocalCast
             do {
-                cast = try await share.prepare(file: file, extraSubtitles: extra, device: ends.remote, localAddress: ends.local)
+                cast = try await share.prepare(
+                    file: file, extraSubtitles: extra, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn)
             } catch let error as LocalMediaError {
                 throw CommandFailure(error.description)
             }
+            Self.exitOnInterrupt()
             for w in cast.warnings { Self.warn(w) }
+            if let hls = cast.hls {
+                // The device asks for the first segment as soon as it loads: have it ready.
+                do {
+                    try await hls.waitForFirstSegment()
+                } catch {
+                    await share.end(cast)
+                    throw CommandFailure((error as? LocalMediaError)?.description ?? "\(error)")
+                }
+            }
             var media = cast.media
             if let title { media.metadata?.title = title }
-            try await session.start(appID: app)
+            let loaded: MediaStatus
             let updates = session.media.statusUpdates()
-            let loaded = try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)
+            do {
+                try await session.start(appID: app)
+                loaded = try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)
+            } catch {
+                await share.end(cast)
+                throw error
+            }
             let name = (MediaShare.localPath(file) as NSString).lastPathComponent
             let subs = cast.subtitles.isEmpty ? "no subtitles" : "subtitles: " + cast.subtitles.map(\.name).joined(separator: ", ")
-            let line = "Casting \(name) to \(device.name) from \(media.contentId) (\(subs)); serving until it ends, Ctrl-C stops.\n"
+            var how = ""
+            if let plan = cast.plan, plan.delivery == .hls {
+                let converted = plan.steps.filter { $0.action == .convert }.count
+                how = converted == 0 ? " as HLS, copied" : " as HLS, converting \(converted) \(converted == 1 ? "stream" : "streams")"
+                let renditions = cast.hls?.renditions.filter { !$0.isVideo }.count ?? 0
+                if renditions > 1 { how += ", \(renditions) audio tracks" }
+            }
+            let line = "Casting \(name) to \(device.name) from \(media.contentId)\(how) (\(subs)); serving until it ends, Ctrl-C stops.\n"
             FileHandle.standardOutput.write(Data(line.utf8))
-            Self.exitOnInterrupt()
-            await Self.waitUntilEnd(of: session, updates: updates, mediaSessionId: loaded.mediaSessionId)
+            let failure: String? = await withTaskGroup(of: String?.self) { group in
+                group.addTask {
+                    await Self.waitUntilEnd(of: session, updates: updates, mediaSessionId: loaded.mediaSessionId)
+                    return nil
+                }
+                if let hls = cast.hls {
+                    group.addTask { await hls.nextFailure() }
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
             await share.end(cast)
+            if let failure {
+                _ = try? await session.media.stop()
+                throw CommandFailure(LocalMediaError.converterFailed(file: name, reason: failure).description)
+            }
         }
     }
 
@@ -79,9 +135,42 @@ extension CastCommand {
         for sig in [SIGINT, SIGTERM] {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
-            source.setEventHandler { Foundation.exit(0) }
+            source.setEventHandler {
+                // No converter may outlive castctl (the scratch folders go with their casts).
+                MediaShare.abandonAll()
+                Foundation.exit(0)
+            }
             source.resume()
             retainedSignalSources.append(source)
+        }
+    }
+}
+
+/// `castctl cast FILE --plan --json`.
+struct PlanReport: Encodable {
+    struct Stream: Encodable {
+        var index: Int
+        var type: String
+        var codec: String
+        var action: String
+        var reason: String
+        var subtitleNumber: Int?
+    }
+    var file: String
+    var device: String
+    var delivery: String
+    var duration: Double
+    var streams: [Stream]
+
+    init(_ plan: ConversionPlan, file: String) {
+        self.file = file
+        device = plan.device.name
+        delivery = plan.delivery.rawValue
+        duration = plan.duration
+        streams = plan.steps.map {
+            Stream(
+                index: $0.stream.index, type: $0.stream.isAttachedPicture ? "cover" : $0.stream.codecType ?? "data", codec: $0.stream.codecName ?? "unknown",
+                action: $0.action.rawValue, reason: $0.reason, subtitleNumber: $0.subtitleNumber)
         }
     }
 }

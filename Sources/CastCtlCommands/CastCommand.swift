@@ -63,6 +63,20 @@ struct CastCommand: AsyncParsableCommand {
     @Option(name: .customLong("media-port"), help: ArgumentHelp("For a local file: serve it on this port (default: the first free of 8010–8019, else any).", valueName: "PORT"))
     var mediaPort: Int?
 
+    @Flag(help: "For a local file: print how it would be sent (served as it is, copied or converted, per stream, and why) without casting.")
+    var plan = false
+
+    @Option(
+        help: ArgumentHelp(
+            "For a local file: the device model to plan for, as its TXT record names it (Chromecast, Chromecast Ultra, Chromecast with Google TV, Google TV Streamer); unknown models get the conservative choice.",
+            valueName: "MODEL"))
+    var model: String?
+
+    @Option(
+        name: .customLong("burn-subtitles"),
+        help: ArgumentHelp("For a local file: draw embedded subtitle stream N (1 = the first, as --plan numbers them) into the picture.", valueName: "N"))
+    var burnSubtitles: Int?
+
     @Option(help: ArgumentHelp("Receiver app id (default: the Default Media Receiver CC1AD845).", valueName: "APPID"))
     var app: String = CastAppID.defaultMediaReceiver
 
@@ -73,6 +87,7 @@ struct CastCommand: AsyncParsableCommand {
         if Self.isLocal(url) {
             try validateLocal()  // CastCommand+LocalFile.swift
         } else {
+            if plan || model != nil || burnSubtitles != nil { throw ValidationError("--plan, --model and --burn-subtitles apply to local files only.") }
             guard URL(string: url)?.scheme != nil else { throw ValidationError("“\(url)” is not a URL (e.g. https://example.com/movie.mp4).") }
             for s in subtitles { _ = try Self.track(s, id: 1) }
         }

@@ -19,6 +19,8 @@ struct DeviceOption: ParsableArguments {
     var text: String? { device ?? ProcessInfo.processInfo.environment["CASTCTL_DEVICE"] }
 
     func validate() throws {
+        // `castctl cast FILE --plan` talks to no device.
+        if CommandLine.arguments.contains("--plan") { return }
         guard let text, !text.trimmingWhitespace().isEmpty else {
             throw ValidationError("Say which device to use: --device NAME or HOST[:PORT] (or set CASTCTL_DEVICE).")
         }

@@ -103,7 +103,11 @@ public final class CastDeckApplication {
         let model = AppModel(connector: connector, artwork: services.artwork,
                              preferences: prefs, clock: { monotonicSeconds() })
         self.model = model
-        if let port = settings?.int("media-port"), port != 0 { model.useMediaPort(port) }
+        if let settings {
+            model.useMediaPort(
+                settings.int("media-port"), transcodeCacheMB: settings.int("transcode-cache-size-mb"),
+                transcodeQuality: settings.int("transcode-quality"))
+        }
         do {
             let w = try MainWindow(app: app, model: model, settings: settings)
             window = w

@@ -46,7 +46,7 @@ enum MediaFetcher {
     }()
 
     /// Each fetch may take `timeout`; keep the sum under a sender's LOAD timeout (10 s).
-    static func check(_ media: MediaInformation, timeout: TimeAmount = .seconds(3)) async -> Outcome {
+    static func check(_ media: MediaInformation, model: String = "Chromecast", timeout: TimeAmount = .seconds(3)) async -> Outcome {
         let url = media.contentUrl ?? media.contentId
         let textTracks = (media.tracks ?? []).filter { $0.type == .text }
         let type = (media.contentType ?? "").lowercased()
@@ -66,6 +66,13 @@ enum MediaFetcher {
         }
         if needsCORS, !allowsOrigin(head.allowOrigin) {
             return .failed(detailedErrorCode: mediaSourceNotSupported, reason: "media: no Access-Control-Allow-Origin, required with text tracks or HLS/DASH")
+        }
+        var hlsDuration: Double?
+        if served.contains("mpegurl") {
+            switch await HLSCheck.check(url, model: model, timeout: timeout) {
+            case .failure(let f): return .failed(detailedErrorCode: f.code, reason: f.reason)
+            case .success(let d): hlsDuration = d
+            }
         }
         for track in textTracks {
             guard let trackURL = track.trackContentId else {
@@ -87,7 +94,9 @@ enum MediaFetcher {
             }
         }
         var duration: Double?
-        if media.duration == nil, !served.hasPrefix("image/") { duration = await readDuration(url) }
+        if media.duration == nil, !served.hasPrefix("image/") { 
+            if let hlsDuration { duration = hlsDuration } else { duration = await readDuration(url) }
+        }
         return .playable(duration: duration)
     }
 

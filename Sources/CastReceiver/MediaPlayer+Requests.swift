@@ -85,7 +85,8 @@ extension MediaPlayer {
         contentTime = media?.duration.map { $0 >= 0 ? min(start, $0) : start } ?? start
         anchorAt = now
         breakPlayback = nil
-        activeTrackIds = item.activeTrackIds ?? []
+        // Like the Web Receiver with HLS audio renditions: one audio track plays from the start.
+        activeTrackIds = item.activeTrackIds ?? (media?.tracks?.first { $0.type == .audio }).map { [$0.trackId] } ?? []
         textTrackStyle = media?.textTrackStyle
         playerState = (item.autoplay ?? true) ? .playing : .paused
         idleReason = nil
@@ -186,7 +187,11 @@ extension MediaPlayer {
             active = active.filter { !textIds.contains($0) } + [track.trackId]
         } else if let ids = r.activeTrackIds {
             guard Self.tracksExist(ids, in: media) else { return .error(type: "INVALID_REQUEST", reason: .invalidParams) }
+            // Audio renditions are alternatives: exactly one plays. Naming none keeps the current one.
+            let audioIds = Set(tracks.filter { $0.type == .audio }.map(\.trackId))
+            guard ids.filter(audioIds.contains).count <= 1 else { return .error(type: "INVALID_REQUEST", reason: .invalidParams) }
             active = ids
+            if !ids.contains(where: audioIds.contains) { active += activeTrackIds.filter(audioIds.contains) }
         } else if let enable = r.enableTextTracks {
             if !enable {
                 active = active.filter { !textIds.contains($0) }
@@ -196,6 +201,21 @@ extension MediaPlayer {
         }
         activeTrackIds = active
         if let style = r.textTrackStyle { textTrackStyle = style }
+        return .status
+    }
+
+    /// EDIT_AUDIO_TRACKS: switches to the audio track of `language` (an HLS rendition).
+    mutating func editAudioTracks(_ r: EditAudioTracksRequest, now: Double) -> Reply {
+        _ = advance(to: now)
+        if let e = check(r.mediaSessionId) { return e }
+        let audio = (media?.tracks ?? []).filter { $0.type == .audio }
+        guard let wanted = r.language?.lowercased(), !audio.isEmpty else { return .error(type: "INVALID_REQUEST", reason: .notSupported) }
+        guard
+            let track = audio.first(where: { $0.language?.lowercased() == wanted })
+                ?? audio.first(where: { $0.language?.lowercased().hasPrefix(wanted) ?? false })
+        else { return .error(type: "INVALID_REQUEST", reason: .languageNotSupported) }
+        let audioIds = Set(audio.map(\.trackId))
+        activeTrackIds = activeTrackIds.filter { !audioIds.contains($0) } + [track.trackId]
         return .status
     }
 

@@ -12,9 +12,10 @@ extension ReceiverCore {
     func fetchMediaThenLoad(_ request: LoadRequest, message: CastMessage, from c: SenderConnection) {
         let connection = NIOLoopBound(c, eventLoop: loop)
         let loop = self.loop
+        let model = config.model
         config.logger.info("fetching media before LOAD", metadata: ["url": "\(request.media.contentUrl ?? request.media.contentId)"])
         Task {
-            let outcome = await MediaFetcher.check(request.media)
+            let outcome = await MediaFetcher.check(request.media, model: model)
             loop.execute {
                 self.finishFetch(outcome, request: request, message: message, from: connection.value)
             }

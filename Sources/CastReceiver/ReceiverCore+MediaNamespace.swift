@@ -104,9 +104,7 @@ extension ReceiverCore {
         case .setPlaybackRate(let r): result = app.player.setPlaybackRate(r, now: t)
         case .setVolume(let r): result = app.player.setVolume(r, now: t)
         case .editTracksInfo(let r): result = app.player.editTracksInfo(r, now: t)
-        case .editAudioTracks(let r):
-            invalidRequest(r.requestId, .notSupported, to: sender, on: c, ns: .media)
-            return
+        case .editAudioTracks(let r): result = app.player.editAudioTracks(r, now: t)
         case .skipAd(let r): result = app.player.skipAd(r, now: t)
         case .queueInsert(let r): result = app.player.queueInsert(r, now: t)
         case .queueUpdate(let r): result = app.player.queueUpdate(r, now: t)

@@ -27,14 +27,18 @@ public struct LocalMediaInfo: Sendable {
 
     /// Reads, sniffs and probes `path`. Throws when the file cannot be read or the device
     /// cannot play it as it is.
-    public static func inspect(path: String, ffprobe: String = "ffprobe") async throws(LocalMediaError) -> LocalMediaInfo {
+    /// - Parameter strict: refuse what the device cannot play as it is (no conversion);
+    ///   when false, any container ffprobe reads is accepted and the planner decides.
+    public static func inspect(path: String, ffprobe: String = "ffprobe", strict: Bool = true) async throws(LocalMediaError) -> LocalMediaInfo {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .unreadable(path: path, reason: "no such file") }
         guard !isDir.boolValue else { throw .notAFile(path: path) }
         guard FileManager.default.isReadableFile(atPath: path) else { throw .unreadable(path: path, reason: "permission denied") }
         let fileName = (path as NSString).lastPathComponent
         var format = try MediaFormat.sniff(path: path)
-        guard format.castable else { throw .notPlayable(file: fileName, what: format.name) }
+        if strict || format.kind == .image || format.kind == .subtitles {
+            guard format.castable else { throw .notPlayable(file: fileName, what: format.name) }
+        }
         var warnings: [String] = []
         var probe: MediaProbe?
         do {
@@ -43,12 +47,28 @@ public struct LocalMediaInfo: Sendable {
             if format.kind != .image { warnings.append("\(error.description) Title and duration come from the file name only.") }
         }
         var kind = format.kind
+        if !strict, !format.castable, probe == nil {
+            // Only ffprobe could have said what is inside: missing, it must be installed; else it is not media.
+            if ToolRunner.findInPath(ffprobe) == nil, !ffprobe.contains("/") { throw .converterMissing(file: fileName) }
+            throw .notPlayable(file: fileName, what: format.kind == .other ? format.name : "\(format.name) that ffprobe cannot read")
+        }
+        if let probe, kind == .other {
+            // A container not recognised by its first bytes that ffprobe reads all the same.
+            if !probe.videoStreams.isEmpty {
+                kind = .video
+            } else if !probe.audioStreams.isEmpty {
+                kind = .audio
+            } else {
+                throw .notPlayable(file: fileName, what: format.name)
+            }
+        }
+        if let probe, kind == .video, !format.castable, probe.videoStreams.isEmpty, !probe.audioStreams.isEmpty { kind = .audio }
         if let probe, kind == .video, probe.videoStreams.isEmpty, !probe.audioStreams.isEmpty {
             // An MP4 or WebM with sound only is music.
             kind = .audio
             format.mimeType = format.mimeType.replacingOccurrences(of: "video/", with: "audio/")
         }
-        if let probe, kind != .image { try checkCodecs(probe, format: format, kind: kind, fileName: fileName) }
+        if strict, let probe, kind != .image { try checkCodecs(probe, format: format, kind: kind, fileName: fileName) }
         let metadata = makeMetadata(path: path, kind: kind, probe: probe)
         let duration = kind == .image ? nil : probe?.format.duration
         let artwork = kind == .image ? nil : findArtwork(beside: path)

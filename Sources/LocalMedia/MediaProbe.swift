@@ -10,14 +10,17 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
         /// ffprobe's demuxer names, comma-separated (`mov,mp4,m4a,3gp,3g2,mj2`).
         public var formatName: String?
         public var duration: Double?
+        /// When the first packet plays (seconds; usually 0, 1.4 in MPEG-TS).
+        public var startTime: Double?
         public var bitRate: Int?
         public var tags: [String: String]
 
-        enum CodingKeys: String, CodingKey { case formatName = "format_name", duration, bitRate = "bit_rate", tags }
+        enum CodingKeys: String, CodingKey { case formatName = "format_name", duration, startTime = "start_time", bitRate = "bit_rate", tags }
         public init(from d: any Decoder) throws {
             let c = try d.container(keyedBy: CodingKeys.self)
             formatName = try c.decodeIfPresent(String.self, forKey: .formatName)
             duration = (try? c.decodeIfPresent(String.self, forKey: .duration)).flatMap { Double($0) }
+            startTime = (try? c.decodeIfPresent(String.self, forKey: .startTime)).flatMap { Double($0) }
             bitRate = (try? c.decodeIfPresent(String.self, forKey: .bitRate)).flatMap { Int($0) }
             tags = MediaProbe.lowercasedKeys(try? c.decodeIfPresent([String: String].self, forKey: .tags))
         }

@@ -75,7 +75,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
             h.add(name: "Allow", value: "GET, HEAD, OPTIONS")
             return simple(.methodNotAllowed, "Only GET, HEAD and OPTIONS are served.\n", extra: h, head: head, keepAlive: keepAlive, context: context)
         }
-        guard let entry = lookup(head.uri), entry.peer == client else {
+        guard let (entry, name) = lookup(head.uri), entry.peer == client else {
             return simple(.notFound, "Nothing is shared at this address.\n", head: head, keepAlive: keepAlive, context: context)
         }
         switch entry.content {
@@ -83,11 +83,41 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
             serve(bytes: bytes, entry: entry, head: head, keepAlive: keepAlive, context: context)
         case .file(let path):
             serve(path: path, entry: entry, head: head, keepAlive: keepAlive, context: context)
+        case .generated(let source):
+            serveGenerated(source, name: name, entry: entry, head: head, keepAlive: keepAlive, context: context)
         }
     }
 
-    /// `/<32 hex>/<escaped name>` (a query string is ignored) → the live entry, or nil.
-    private func lookup(_ uri: String) -> SharedEntry? {
+    /// Asks the source (which may have to wait for ffmpeg) and answers on the event loop.
+    private func serveGenerated(
+        _ source: any GeneratedFiles, name: String, entry: SharedEntry, head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext
+    ) {
+        let loop = context.eventLoop
+        let bound = NIOLoopBound((self, context), eventLoop: loop)
+        let promise = loop.makePromise(of: GeneratedAnswer.self)
+        promise.completeWithTask { await source.answer(name) }
+        promise.futureResult.whenSuccess { answer in
+            let (handler, context) = bound.value
+            guard context.channel.isActive else { return }
+            var e = entry
+            switch answer {
+            case .notFound:
+                handler.simple(.notFound, "Nothing is shared at this address.\n", head: head, keepAlive: keepAlive, context: context)
+            case .failed(let why):
+                handler.simple(.serviceUnavailable, why + "\n", head: head, keepAlive: keepAlive, context: context)
+            case .bytes(let bytes, let type):
+                e.contentType = type
+                handler.serve(bytes: bytes, entry: e, head: head, keepAlive: keepAlive, context: context)
+            case .file(let path, let type):
+                e.contentType = type
+                handler.serve(path: path, entry: e, head: head, keepAlive: keepAlive, context: context)
+            }
+        }
+    }
+
+    /// `/<32 hex>/<escaped name>` (a query string is ignored) → the live entry and the name,
+    /// or nil. A generated entry takes any plain name (letters, digits, `._-`, no leading dot).
+    private func lookup(_ uri: String) -> (SharedEntry, String)? {
         var path = Substring(uri)
         if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<q] }
         guard path.hasPrefix("/") else { return nil }
@@ -95,8 +125,13 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         guard parts.count == 2 else { return nil }
         let token = String(parts[0])
         guard token.count == 32, token.allSatisfy({ $0.isHexDigit }) else { return nil }
-        guard let name = String(parts[1]).removingPercentEncoding, let entry = table.entry(token.lowercased()), entry.name == name else { return nil }
-        return entry
+        guard let name = String(parts[1]).removingPercentEncoding, let entry = table.entry(token.lowercased()) else { return nil }
+        if case .generated = entry.content {
+            let plain = !name.isEmpty && !name.hasPrefix(".") && name.count <= 64
+                && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
+            return plain ? (entry, name) : nil
+        }
+        return entry.name == name ? (entry, name) : nil
     }
 
     private func simple(

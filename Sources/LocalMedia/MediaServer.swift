@@ -119,6 +119,12 @@ public final class MediaServer: Sendable {
         add(SharedEntry(name: name, content: .bytes(bytes), contentType: contentType, peer: normalizedIP(peer)))
     }
 
+    /// Shares files made on demand: `<token>/<name>` for any plain name (letters, digits,
+    /// `._-`) is answered by `source`; the URL returned names `entry`.
+    public func share(generated source: any GeneratedFiles, entry: String, peer: String) -> SharedItem {
+        add(SharedEntry(name: entry, content: .generated(source), contentType: "", peer: normalizedIP(peer)))
+    }
+
     private func add(_ entry: SharedEntry) -> SharedItem {
         var rng = SystemRandomNumberGenerator()
         let token = (0..<2).map { _ in

@@ -21,6 +21,10 @@ public struct LocalCast: Sendable {
     /// the device, so show `info.artworkPath` (or the image file itself) or these bytes of
     /// the embedded cover rather than fetching the metadata image URL.
     public var embeddedArtwork: [UInt8]?
+    /// How the file reaches the device (nil without ffprobe: served as it is).
+    public var plan: ConversionPlan?
+    /// The HLS made on demand when the plan is not `direct`.
+    public var hls: HLSSession?
 }
 
 /// Casting files from this computer: the one entry point for the window and castctl.
@@ -44,14 +48,42 @@ public actor MediaShare {
     private var servers: [String: MediaServer] = [:]
     private let port: MediaPort
     private let ffprobe: String
+    private let ffmpeg: String
+    private let scratchRoot: String?
+    private let scratchLimit: Int64
+    private let quality: Int
+    private var swept = false
 
     /// - Parameters:
     ///   - port: ``MediaPort/default`` (8010–8019, then any), or exactly the port the user set
     ///     (`castctl --media-port`, the proposed GSettings key `media-port`, 0 = default).
     ///   - ffprobe: the ffprobe command (PATH is searched).
-    public init(port: MediaPort = .default, ffprobe: String = "ffprobe") {
+    ///   - scratchRoot: where converted segments go (default `$XDG_CACHE_HOME/castdeck/transcode`).
+    ///   - scratchLimitMB: the bound of one cast's segments (the `transcode-cache-size-mb` setting).
+    ///   - quality: x264 CRF for converted video (the `transcode-quality` setting).
+    public init(
+        port: MediaPort = .default, ffprobe: String = "ffprobe", ffmpeg: String = "ffmpeg", scratchRoot: String? = TranscodeScratch.root(),
+        scratchLimitMB: Int = TranscodeScratch.defaultSizeLimitMB, quality: Int = TranscodeScratch.defaultQuality
+    ) {
         self.port = port
         self.ffprobe = ffprobe
+        self.ffmpeg = ffmpeg
+        self.scratchRoot = scratchRoot
+        self.scratchLimit = Int64(max(scratchLimitMB, 64)) << 20
+        self.quality = quality
+    }
+
+    /// Probes `file` and plans it for a device of `model` (TXT `md`; nil = conservative)
+    /// without sharing anything: what `castctl cast FILE --plan` prints.
+    public func plan(file: String, model: String?, burnSubtitles: Int? = nil) async throws(LocalMediaError) -> (LocalMediaInfo, ConversionPlan) {
+        let path = Self.localPath(file)
+        let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe, strict: false)
+        guard let probe = info.probe, info.kind == .video || info.kind == .audio else {
+            throw .notPlayable(file: (path as NSString).lastPathComponent, what: "not a video or audio file ffprobe can read")
+        }
+        let plan = try ConversionPlan.make(
+            probe: probe, format: info.format, device: .forModel(model), burnSubtitles: burnSubtitles, fileName: (path as NSString).lastPathComponent)
+        return (info, plan)
     }
 
     /// Inspects `file`, finds its subtitles and artwork, shares them for `device` and
@@ -65,9 +97,20 @@ public actor MediaShare {
     ///   - localAddress: this machine's address on the Cast connection (served on).
     /// - Throws: ``LocalMediaError`` when the file cannot be read or played directly, an
     ///   extra subtitle file is unusable, or the server cannot listen.
-    public func prepare(file: String, extraSubtitles: [String] = [], device: String, localAddress: String) async throws(LocalMediaError) -> LocalCast {
+    ///   - model: the device's model (TXT `md`), choosing the column of ``DeviceCapabilities``.
+    ///   - burnSubtitles: an embedded subtitle stream (1-based) to draw into the picture.
+    public func prepare(
+        file: String, extraSubtitles: [String] = [], device: String, localAddress: String, model: String? = nil, burnSubtitles: Int? = nil
+    ) async throws(LocalMediaError) -> LocalCast {
         let path = Self.localPath(file)
-        let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe)
+        let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe, strict: false)
+        var plan: ConversionPlan?
+        if let probe = info.probe, info.kind == .video || info.kind == .audio {
+            plan = try ConversionPlan.make(
+                probe: probe, format: info.format, device: .forModel(model), burnSubtitles: burnSubtitles, fileName: (path as NSString).lastPathComponent)
+        } else if burnSubtitles != nil {
+            throw .burnUnavailable(number: burnSubtitles ?? 0, count: 0)
+        }
         // Read the extra subtitles first: a bad one given by hand is an error, before anything is shared.
         var converted: [(SubtitleSource, WebVTTDocument)] = []
         for p in extraSubtitles {
@@ -91,7 +134,20 @@ public actor MediaShare {
                 }
             }
         }
-        let allSubs = sidecars + converted
+        // Embedded text subtitles, as WebVTT (ffmpeg converts SRT, ASS, mov_text).
+        var embeddedSubs: [(SubtitleSource, WebVTTDocument)] = []
+        for step in plan?.textSubtitles ?? [] {
+            if let doc = await Self.extractSubtitles(path: path, stream: step.stream, ffmpeg: ffmpeg) {
+                let lang = step.stream.language.flatMap { $0 == "und" ? nil : Languages.lookup($0) }
+                var name = step.stream.title ?? lang?.name ?? "Subtitles \(step.subtitleNumber ?? 0)"
+                if step.stream.isForced, !name.contains("forced") { name += " (forced)" }
+                let stem = "embedded-\(step.subtitleNumber ?? 0)"
+                embeddedSubs.append((SubtitleSource(path: stem + ".srt", format: .srt, language: lang?.tag, name: name), doc))
+            } else {
+                warnings.append("The embedded subtitles \(ConversionPlan.describe(step.stream)) could not be converted to WebVTT; they are left out.")
+            }
+        }
+        let allSubs = embeddedSubs + sidecars + converted
         for (s, doc) in allSubs where !doc.warnings.isEmpty {
             warnings.append("\((s.path as NSString).lastPathComponent): \(doc.warnings.count) cue(s) skipped (\(doc.warnings[0])).")
         }
@@ -99,7 +155,22 @@ public actor MediaShare {
         let server = try await self.server(on: localAddress)
         var tokens: [String] = []
         let fileName = (path as NSString).lastPathComponent
-        let main = server.share(path: Self.resolved(path), name: fileName, contentType: info.format.mimeType, peer: device)
+        var hls: HLSSession?
+        let main: SharedItem
+        if let plan, plan.delivery == .hls, let probe = info.probe {
+            guard let root = scratchRoot else { throw .scratchUnusable(path: "$XDG_CACHE_HOME", reason: "no cache directory is known (set HOME or XDG_CACHE_HOME)") }
+            if !swept {
+                TranscodeScratch.sweep(root: root)
+                swept = true
+            }
+            let session = try await HLSSession.make(
+                path: Self.resolved(path), probe: probe, plan: plan, root: root, ffmpeg: ffmpeg, ffprobe: ffprobe, sizeLimit: scratchLimit, quality: quality)
+            session.start()
+            hls = session
+            main = server.share(generated: session, entry: "master.m3u8", peer: device)
+        } else {
+            main = server.share(path: Self.resolved(path), name: fileName, contentType: info.format.mimeType, peer: device)
+        }
         tokens.append(main.token)
 
         var metadata = info.metadata
@@ -132,15 +203,37 @@ public actor MediaShare {
                     trackContentType: "text/vtt", name: s.name, language: s.language))
         }
 
-        let media = MediaInformation(
-            contentId: main.url, contentUrl: main.url, streamType: .buffered, contentType: info.format.mimeType, metadata: metadata,
-            duration: info.duration, tracks: tracks.isEmpty ? nil : tracks)
-        return LocalCast(media: media, info: info, subtitles: allSubs.map(\.0), warnings: warnings, tokens: tokens, embeddedArtwork: embedded)
+        if let hls, hls.renditions.contains(where: { $0.isVideo }) {
+            // Each audio rendition is an AUDIO track the receiver switches with EDIT_TRACKS_INFO.
+            let base = main.url.dropLast("master.m3u8".count)
+            for (i, r) in hls.renditions.filter({ !$0.isVideo }).enumerated() {
+                let lang = r.stream.language.flatMap { $0 == "und" ? nil : (Languages.lookup($0)?.tag ?? $0) }
+                tracks.append(
+                    MediaTrack(
+                        trackId: 101 + i, type: .audio, trackContentId: base + r.name + ".m3u8", trackContentType: "application/vnd.apple.mpegurl",
+                        name: HLSSession.audioName(r.stream, number: i + 1), language: lang))
+            }
+        }
+        var media = MediaInformation(
+            contentId: main.url, contentUrl: main.url, streamType: .buffered, contentType: hls == nil ? info.format.mimeType : "application/x-mpegurl",
+            metadata: metadata, duration: info.duration, tracks: tracks.isEmpty ? nil : tracks)
+        if hls != nil { media.hlsSegmentFormat = "ts" }
+        return LocalCast(
+            media: media, info: info, subtitles: allSubs.map(\.0), warnings: warnings, tokens: tokens, embeddedArtwork: embedded, plan: plan, hls: hls)
+    }
+
+    /// One embedded text subtitle stream as WebVTT (ffmpeg reads it); nil when it fails.
+    static func extractSubtitles(path: String, stream: MediaProbe.Stream, ffmpeg: String) async -> WebVTTDocument? {
+        let r = try? await ToolRunner.run(
+            ffmpeg, ["-v", "error", "-nostdin", "-i", path, "-map", "0:\(stream.index)", "-f", "webvtt", "-"], timeout: .seconds(120))
+        guard let r, r.status == 0, r.stdout.starts(with: Array("WEBVTT".utf8)) else { return nil }
+        return try? WebVTTConverter.convert(r.stdout, format: .webvtt, name: "embedded subtitles")
     }
 
     /// Ends the sharing of `cast`: its URLs answer 404 from now on, and a server with
     /// nothing left to serve stops.
     public func end(_ cast: LocalCast) async {
+        cast.hls?.finish()
         for (address, server) in servers {
             server.revoke(cast.tokens)
             if server.shareCount == 0 {
@@ -148,6 +241,12 @@ public actor MediaShare {
                 await server.stop()
             }
         }
+    }
+
+    /// Kills every converter and removes every scratch folder of this process at once, from
+    /// any thread (a signal handler's queue, just before `exit`).
+    public nonisolated static func abandonAll() {
+        HLSSession.finishAll()
     }
 
     /// Stops every server (app shutdown).

@@ -9,6 +9,13 @@ enum SharedContent: Sendable {
     /// An absolute path with symbolic links resolved when it was shared.
     case file(path: String)
     case bytes([UInt8])
+    /// Names under the token answered by `source` (HLS playlists and segments made on demand).
+    case generated(any GeneratedFiles)
+}
+
+/// Files made while they are asked for: `answer(name)` for every name under one token.
+public protocol GeneratedFiles: Sendable {
+    func answer(_ name: String) async -> GeneratedAnswer
 }
 
 /// One shared thing: the escaped-name part of its URL must match, and only `peer` may fetch it.

@@ -34,7 +34,7 @@ ff -f lavfi -i testsrc=size=320x240:rate=10:duration=60 -f lavfi -i sine=frequen
   -metadata title="Test Film" "$work/film.mp4"
 ff -f lavfi -i testsrc=size=160x120:rate=10:duration=2 -f lavfi -i sine=duration=2 -c:v libx264 -preset ultrafast \
   -pix_fmt yuv420p -c:a aac -shortest "$work/short.mp4"
-ff -f lavfi -i testsrc=size=160x120:rate=10:duration=1 -c:v libx264 -preset ultrafast "$work/film.mkv"
+printf 'not media at all\n' >"$work/notes.mkv"
 ff -f lavfi -i color=c=red:size=64x64 -frames:v 1 "$work/cover.jpg"
 # English subtitles in Windows-1252 with CRLF; French forced ones as ASS.
 printf '1\r\n00:00:01,000 --> 00:00:30,000\r\nD\xe9j\xe0 vu \x96 caf\xe9\r\n\r\n2\r\n00:00:31,000 --> 00:00:50,000\r\n<i>Second</i>\r\n' >"$work/film.en.srt"
@@ -56,10 +56,10 @@ expect_fail() {  # expect_fail PATTERN ARGS...
   [[ $(grep -vc "warning:" "$work/fail.err") == 1 ]] || fail "castctl $*: expected one line on stderr"
   grep -q "$pat" "$work/fail.err" || fail "castctl $*: stderr lacks “$pat”"
 }
-expect_fail "Matroska" cast --device "$DEV" "$work/film.mkv"
+expect_fail "not a media file" cast --device "$DEV" "$work/notes.mkv"
 expect_fail "no such file" cast --device "$DEV" "$work/missing.mp4"
-expect_fail "subtitle file" cast --device "$DEV" "$work/film.mp4" --subtitle "$work/film.mkv"
-echo "ok: unplayable, missing file and bad --subtitle end with one line and exit 1"
+expect_fail "subtitle file" cast --device "$DEV" "$work/film.mp4" --subtitle "$work/notes.mkv"
+echo "ok: not media, missing file and bad --subtitle end with one line and exit 1"
 
 # --- castctl cast FILE: serve, load, one line
 "$CASTCTL" cast --device "$DEV" "$work/film.mp4" >"$work/cast.out" 2>"$work/cast.err" &
