@@ -34,6 +34,8 @@ public enum AppAction: Hashable, Sendable {
     case applyStyle
     case useStyleAsDefault
     case castSample
+    /// Cast the playing local file again with this embedded subtitle drawn in (nil: none).
+    case burnSubtitles(Int?)
     /// Load the media that finished or was stopped again, from the start.
     case playAgain
     /// Ask for a link to cast (the window's dialog; see `AppModel.linkPrompt`).
@@ -73,6 +75,7 @@ public enum AppAction: Hashable, Sendable {
         case applyStyle = "apply-style"
         case useStyleAsDefault = "use-style-as-default"
         case castSample = "cast-sample"
+        case burnSubtitles = "burn-subtitles"
         case playAgain = "play-again"
         case chooseLink = "cast-link"
         case chooseFiles = "cast-file"
@@ -93,7 +96,7 @@ public enum AppAction: Hashable, Sendable {
         public var parameter: Parameter {
             switch self {
             case .seekTo, .setRate, .setVolume: .double
-            case .selectTextTrack, .selectAudioTrack: .int
+            case .selectTextTrack, .selectAudioTrack, .burnSubtitles: .int
             case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext: .int
             default: .none
             }
@@ -141,6 +144,7 @@ public enum AppAction: Hashable, Sendable {
             case .applyStyle: tr("Apply")
             case .useStyleAsDefault: tr("Use as Default")
             case .castSample: tr("Cast Sample")
+            case .burnSubtitles: tr("Burn In Subtitles")
             case .playAgain: tr("Play Again")
             case .chooseLink: tr("Cast a Link…")
             case .chooseFiles: tr("Cast a File…")
@@ -179,6 +183,7 @@ public enum AppAction: Hashable, Sendable {
             case .applyStyle: .applyStyle
             case .useStyleAsDefault: .useStyleAsDefault
             case .castSample: .castSample
+            case .burnSubtitles: int.map { AppAction.burnSubtitles($0 < 0 ? nil : $0) }
             case .playAgain: .playAgain
             case .chooseLink: .chooseLink
             case .chooseFiles: .chooseFiles
@@ -213,6 +218,7 @@ public enum AppAction: Hashable, Sendable {
         case .applyStyle: .applyStyle
         case .useStyleAsDefault: .useStyleAsDefault
         case .castSample: .castSample
+        case .burnSubtitles: .burnSubtitles
         case .playAgain: .playAgain
         case .chooseLink: .chooseLink
         case .chooseFiles: .chooseFiles
@@ -264,6 +270,8 @@ extension AppModel {
             return true
         case .castSample:
             return isConnected && sampleMedia != nil
+        case .burnSubtitles:
+            return media && !burnableSubtitles.isEmpty
         case .playAgain:
             return isConnected && lastLoad != nil && [.finished, .stopped, .failed].contains(phase)
         case .chooseLink:
@@ -308,6 +316,7 @@ extension AppModel {
         case .applyStyle: await applyStyle()
         case .useStyleAsDefault: useStyleAsDefault()
         case .castSample: await castSample()
+        case .burnSubtitles(let n): await burnSubtitles(n)
         case .playAgain: await playAgain()
         case .chooseLink: linkPrompt?()
         case .chooseFiles: filePicker?()
@@ -332,6 +341,7 @@ extension AppModel {
         case .toggleMute: .bool(isMuted)
         case .selectTextTrack: .int(activeTextTrackID ?? -1)
         case .selectAudioTrack: .int(activeAudioTrackID ?? audioTracks.first?.trackId ?? -1)
+        case .burnSubtitles: .int(burnableSubtitles.first { $0.isBurned }?.number ?? -1)
         case .toggleShuffle: .bool(queue.repeatMode == .allAndShuffle)
         default: nil
         }

@@ -13,14 +13,14 @@ extension AppModel {
     }
 
     /// Loads media, launching the Default Media Receiver first when no app is joined.
-    public func load(_ media: MediaInformation, autoplay: Bool = true) async {
+    public func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil) async {
         var media = media
         if localCast?.media.contentId != media.contentId { lastLoad = .media(media) }
         if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
         checkCORS(media)
         await run { session in
             if await session.sessionInfo == nil { try await session.start() }
-            try await session.media.load(media, autoplay: autoplay)
+            try await session.media.load(media, autoplay: autoplay, startTime: startTime)
         }
     }
 

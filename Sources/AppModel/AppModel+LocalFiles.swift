@@ -28,12 +28,20 @@ extension AppModel {
         pendingFiles = []
         // Several files, a folder or a playlist make a queue (AppModel+Queue.swift).
         if files.count > 1 || QueueSources.needsExpansion(first) { return await castQueue(files, mode: .playNow) }
+        await castFile(first, session: session, deviceID: deviceID)
+    }
+
+    /// Shares one file and loads it: converted on the fly when the device needs it (waiting for
+    /// the first segment), with an embedded subtitle drawn in when `burn` names one (1-based),
+    /// from `startTime` when given (burning in restarts the cast where it was).
+    func castFile(_ first: String, session: CastSession, deviceID: String, burn: Int? = nil, startTime: Double? = nil) async {
+        let name = Self.fileName(first)
         let cast: LocalCast
         do {
             let ends = try await session.connectionEndpoints()
             // The TXT record's model chooses what the device decodes (unknown: the conservative choice).
             let model = deviceList.first { $0.id == deviceID }?.model
-            cast = try await mediaShare.prepare(file: first, device: ends.remote, localAddress: ends.local, model: model)
+            cast = try await mediaShare.prepare(file: first, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn)
             if let hls = cast.hls {
                 // Converted on the fly: the device may load once the first segment exists.
                 preparingFile = name
@@ -62,7 +70,7 @@ extension AppModel {
         localCastSeen = false
         lastLoad = .file(first)
         for warning in cast.warnings { post(warning) }
-        await load(cast.media)
+        await load(cast.media, startTime: startTime)
     }
 
     /// Serves local files on exactly `port` (the `media-port` setting); 0 keeps the default
@@ -81,6 +89,41 @@ extension AppModel {
         if let path = cast.info.artworkPath { return path }
         if cast.info.kind == .image { return cast.info.path }
         return embeddedArtworkFile(for: cast)
+    }
+
+    /// An embedded subtitle of the local file playing that can be drawn into the picture
+    /// (image subtitles cannot be text tracks; text ones may be burned in too).
+    public struct BurnableSubtitle: Equatable, Sendable {
+        /// 1-based, among the file's subtitle streams (castctl's --burn-subtitles N).
+        public var number: Int
+        public var label: String
+        public var isBurned: Bool
+    }
+
+    public var burnableSubtitles: [BurnableSubtitle] {
+        _ = statusRevision
+        guard let cast = localCast, media?.contentId == cast.media.contentId, let plan = cast.plan else { return [] }
+        return plan.steps.compactMap { step in
+            guard step.stream.codecType == "subtitle", let n = step.subtitleNumber else { return nil }
+            let name = step.stream.title ?? step.stream.language ?? tr("Subtitle {0}", n)
+            let label = step.stream.title != nil && step.stream.language != nil ? "\(name) (\(step.stream.language!))" : name
+            return BurnableSubtitle(number: n, label: label, isBurned: step.action == .burn)
+        }
+    }
+
+    /// Casts the playing local file again with subtitle `number` drawn in (nil: none), from
+    /// where it is now.
+    public func burnSubtitles(_ number: Int?) async {
+        guard let session, case .connected(let deviceID) = connection, case .file(let path)? = lastLoad else { return }
+        let at = position
+        await castFile(path, session: session, deviceID: deviceID, burn: number, startTime: at)
+    }
+
+    /// How far the converter has made the media (seconds from the start) while a file converted
+    /// on the fly plays; nil otherwise. Read on the window's clock tick (not observed).
+    public var convertedUntil: Double? {
+        guard let cast = localCast, let hls = cast.hls, media?.contentId == cast.media.contentId else { return nil }
+        return hls.producedUntil
     }
 
     /// Ends the share once the device has shown our media and then moved on.

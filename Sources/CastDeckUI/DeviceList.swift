@@ -135,7 +135,9 @@ final class DeviceList {
         sessionGroup.isVisible = connected != nil
         if let connected {
             sessionRow.title = tr("Connected to {0}", connected.friendlyName)
-            if model.hasMedia {
+            if let file = model.preparingFile {
+                sessionRow.subtitle = tr("Preparing {0}…", file)
+            } else if model.hasMedia {
                 sessionRow.subtitle = tr("Now playing {0}", model.title)
             } else if let app = model.foreignApp {
                 sessionRow.subtitle = tr("{0} is running on this device. CastDeck cannot control it, but you can cast something else.", app)
@@ -143,7 +145,7 @@ final class DeviceList {
                 sessionRow.subtitle = tr("Nothing is playing")
             }
         }
-        castActions.isVisible = connected != nil && !model.hasMedia
+        castActions.isVisible = connected != nil && !model.hasMedia && model.preparingFile == nil
         if connected != nil { volumeControl.render() }
         castSample.isVisible = model.sampleMedia != nil
         TrustMark.render(trust, connected == nil ? .unknown : model.trust)

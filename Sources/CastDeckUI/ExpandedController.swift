@@ -229,7 +229,7 @@ final class ExpandedController {
         volumeControl.render()
         tracks.render()
         queueView.render()
-        tracksButton.isSensitive = model.isEnabled(.selectTextTrack)
+        tracksButton.isSensitive = model.isEnabled(.selectTextTrack) || model.isEnabled(.burnSubtitles)
         styleButton.isSensitive = model.isEnabled(.applyStyle)
         renderProgressLocked()
     }
@@ -274,6 +274,13 @@ final class ExpandedController {
         let inset = 12.0
         let width = w - 2 * inset
         let rtl = markers.isRightToLeft
+        // A file converted on the fly: how far the conversion has got, as a band under the thumb.
+        if let made = model.convertedUntil, made < d {
+            let x0 = inset, x1 = inset + width * max(0, min(1, made / d))
+            cr.setColor(RGBA(red: 0.5, green: 0.5, blue: 0.5, alpha: 0.35))
+            cr.rectangle(rtl ? w - x1 : x0, h / 2 - 3, x1 - x0, 6)
+            cr.fill()
+        }
         for m in model.breakMarkers {
             var x = inset + width * min(1, m.position / d)
             if rtl { x = w - x }

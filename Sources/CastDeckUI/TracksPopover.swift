@@ -19,6 +19,7 @@ final class TracksPopover {
         var id: Int
         var label: String
         var isAudio: Bool
+        var isBurnable = false
     }
 
     init(model: AppModel) throws {
@@ -31,6 +32,7 @@ final class TracksPopover {
     func render() {
         let tracks = model.textTracks.map { MediaTrackSummary(id: $0.trackId, label: AppModel.trackLabel($0), isAudio: false) }
             + model.audioTracks.map { MediaTrackSummary(id: $0.trackId, label: AppModel.trackLabel($0), isAudio: true) }
+            + model.burnableSubtitles.map { MediaTrackSummary(id: $0.number, label: $0.label, isAudio: false, isBurnable: true) }
         guard tracks != renderedTracks else { return }
         renderedTracks = tracks
         box.removeAll()
@@ -38,15 +40,25 @@ final class TracksPopover {
         // Toggle buttons rather than radio check buttons: GTK 4.8 gives check buttons no
         // accessible action, so screen readers could read but not choose them.
         addButton(tr("Off"), action: .selectTextTrack, target: -1)
-        for t in tracks where !t.isAudio { addButton(t.label, action: .selectTextTrack, target: t.id) }
+        for t in tracks where !t.isAudio && !t.isBurnable { addButton(t.label, action: .selectTextTrack, target: t.id) }
         if tracks.contains(where: \.isAudio) {
             box.append(Label(tr("Audio"), classes: ["heading"]))
             for t in tracks where t.isAudio { addButton(t.label, action: .selectAudioTrack, target: t.id) }
         }
+        // A file converted here can have a subtitle drawn into the picture (image subtitles
+        // such as PGS cannot be text tracks); choosing one casts it again from where it is.
+        if tracks.contains(where: \.isBurnable) {
+            box.append(Label(tr("Burn In Subtitles"), classes: ["heading"]))
+            addButton(tr("None"), action: .burnSubtitles, target: -1)
+            for t in tracks where t.isBurnable {
+                addButton(t.label, action: .burnSubtitles, target: t.id, name: tr("Burn in {0}", t.label))
+            }
+        }
     }
 
-    private func addButton(_ label: String, action: AppAction.Name, target: Int) {
+    private func addButton(_ label: String, action: AppAction.Name, target: Int, name: String? = nil) {
         let b = ToggleButton(label: label)
+        if let name { b.setAccessibleName(name) }
         b.addCSSClass("flat")
         b.alignLabelStart()
         b.setAction("win." + action.rawValue, target: .int(target))

@@ -168,3 +168,52 @@ final class WindowTruthTests: XCTestCase {
         XCTAssertFalse(AppModel.isWebLink("example.com/a.mp4"))
     }
 }
+
+/// A file that must be converted: the window knows what it is preparing, can draw an embedded
+/// subtitle into the picture (recasting from where it was), and shows how far conversion got.
+@MainActor
+final class ConvertedFileTests: XCTestCase {
+    func makeMatroskaWithSubtitles() throws -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-burn-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let srt = dir.appendingPathComponent("fr.srt").path
+        try "1\n00:00:00,500 --> 00:00:20,000\nBonjour\n".write(toFile: srt, atomically: true, encoding: .utf8)
+        let out = dir.appendingPathComponent("film.mkv").path
+        let ffmpeg = Process()
+        ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        ffmpeg.arguments = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:duration=20",
+                            "-f", "lavfi", "-i", "sine=duration=20", "-i", srt, "-map", "0", "-map", "1", "-map", "2",
+                            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-c:s", "srt",
+                            "-metadata:s:s:0", "language=fre", "-metadata:s:s:0", "title=Français", out]
+        try ffmpeg.run()
+        ffmpeg.waitUntilExit()
+        XCTAssertEqual(ffmpeg.terminationStatus, 0, "ffmpeg could not make the test file")
+        return out
+    }
+
+    func testBurningInASubtitleCastsTheFileAgainWithIt() async throws {
+        let file = try makeMatroskaWithSubtitles()
+        defer { try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent) }
+        let h = try await Harness.start()
+        let model = h.model()
+        await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address, name: "Demo TV")))
+        await model.castFiles([file])
+        XCTAssertNil(model.preparingFile, "preparing ends once the first segment exists")
+        try await waitUntil("the converted file playing") { model.media?.contentType == "application/x-mpegurl" }
+        let first = try XCTUnwrap(model.media?.contentId)
+        let subs = model.burnableSubtitles
+        XCTAssertEqual(subs.map(\.number), [1])
+        XCTAssertEqual(subs.first?.label, "Français (fre)")
+        XCTAssertEqual(subs.first?.isBurned, false)
+        XCTAssertTrue(model.isEnabled(.burnSubtitles))
+        XCTAssertNotNil(model.convertedUntil, "conversion progress is known while it plays")
+
+        await model.perform(.burnSubtitles(1))
+        try await waitUntil("the file cast again with the subtitle drawn in") {
+            model.media?.contentId != first && model.burnableSubtitles.first?.isBurned == true
+        }
+        XCTAssertEqual(model.state(of: .burnSubtitles), .int(1))
+        await model.disconnect()
+        await h.stop()
+    }
+}
