@@ -46,11 +46,13 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
+# GUI_ONLY=window|files|truth runs one part (while debugging); the default runs all three.
+only="${GUI_ONLY:-all}"
+status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 export XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile LANGUAGE=en LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
+if [[ $only == all || $only == window ]]; then
 CASTDECK_DEMO_PORT=$port "$bin/castdeck" --demo >"$work/app.log" 2>&1 & pids+=($!)
-
-status=0
 CASTCTL="$bin/castctl" DEMO_DEVICE="127.0.0.1:$port" SHOTS_DIR="${SHOTS_DIR:-}" \
   timeout 300 /usr/bin/python3 Tests/System/gui/test_window.py || status=$?
 if [[ $status -ne 0 ]]; then
@@ -58,6 +60,7 @@ if [[ $status -ne 0 ]]; then
 fi
 # castdeck is one instance per session bus: end the demo before the next one.
 kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
 
 # A file given on the command line, served to a receiver that fetches media as a device does
 # and proves it is genuine with a test CA (trusted only through CASTDECK_EXTRA_CAST_ROOTS).
@@ -68,6 +71,7 @@ ffmpeg -v error -nostdin -y -f lavfi -i testsrc=size=320x240:rate=10:duration=12
   -metadata title="Test Film" "$work/media/film.mp4"
 printf '1\n00:00:01,000 --> 00:01:00,000\nHello\n' >"$work/media/film.en.srt"
 ffmpeg -v error -nostdin -y -f lavfi -i sine=duration=60 -c:a libmp3lame -metadata title="Second Film" "$work/media/second.mp3"
+if [[ $only == all || $only == files ]]; then
 "$bin/castctl" receiver --port 0 --fetch-media --auth-ca "$work/ca" >"$work/receiver.out" 2>"$work/receiver.log" & pids+=($!)
 for _ in $(seq 100); do grep -q "^listening on " "$work/receiver.out" 2>/dev/null && break; sleep 0.1; done
 fdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/receiver.out")"
@@ -81,10 +85,12 @@ if [[ $fstatus -ne 0 ]]; then
   status=$fstatus
 fi
 kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
 
 # The window tells the truth (test_truth.py): a receiver at its own loopback address on the
 # standard ports (Cast 8009, setup API 8008, so it can say its name), media served over HTTP
 # for it to fetch, and castdeck given only the bare address.
+if [[ $only == all || $only == truth ]]; then
 host="127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1)).$((RANDOM % 250 + 2))"
 ffmpeg -v error -nostdin -y -f lavfi -i testsrc=size=160x120:rate=10:duration=4 -f lavfi -i sine=duration=4 \
   -c:v libx264 -preset ultrafast -pix_fmt yuv420p -c:a aac -shortest -movflags +faststart "$work/media/short.mp4"
@@ -109,7 +115,9 @@ CASTCTL="$bin/castctl" TRUTH_HOST="$host" MEDIA_URL="http://127.0.0.1:$hport" BR
   timeout 400 /usr/bin/python3 Tests/System/gui/test_truth.py || tstatus=$?
 kill "$(cat "$work/truth-receiver.pid")" 2>/dev/null || true
 if [[ $tstatus -ne 0 ]]; then
-  echo "--- castdeck log"; tail -40 "$work/app3.log"; echo "--- receiver log"; tail -20 "$work/truth-receiver.log"
+  # A crash report starts with the crashed thread: show that, not only the registers at the end.
+  echo "--- castdeck log"; head -120 "$work/app3.log"; echo "--- receiver log"; tail -20 "$work/truth-receiver.log"
   status=$tstatus
+fi
 fi
 exit $status
