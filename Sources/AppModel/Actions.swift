@@ -49,6 +49,8 @@ public enum AppAction: Hashable, Sendable {
     case queueJump(Int)
     case queueRemove(Int)
     case queueMoveUp(Int)
+    /// Move a queue item to where another one is (a row dragged onto another row).
+    case queueMove(Int, onto: Int)
     case queueMoveDown(Int)
     case queuePlayNext(Int)
     case cycleRepeat
@@ -85,17 +87,21 @@ public enum AppAction: Hashable, Sendable {
         case queueJump = "queue-jump"
         case queueRemove = "queue-remove"
         case queueMoveUp = "queue-move-up"
+        case queueMove = "queue-move"
         case queueMoveDown = "queue-move-down"
         case queuePlayNext = "queue-play-next"
         case cycleRepeat = "queue-repeat"
         case toggleShuffle = "queue-shuffle"
 
         /// What the action's parameter is (GTK: the GVariant type "d" or "i").
-        public enum Parameter: Sendable { case none, double, int }
+        /// `pair`: two item ids, which only a gesture carries (a row dragged onto another):
+        /// there is no GAction for it, MPRIS and the row menu use the single-id actions.
+        public enum Parameter: Sendable { case none, double, int, pair }
 
         public var parameter: Parameter {
             switch self {
             case .seekTo, .setRate, .setVolume: .double
+            case .queueMove: .pair
             case .selectTextTrack, .selectAudioTrack, .burnSubtitles: .int
             case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext: .int
             default: .none
@@ -154,6 +160,7 @@ public enum AppAction: Hashable, Sendable {
             case .queueJump: tr("Play")
             case .queueRemove: tr("Remove")
             case .queueMoveUp: tr("Move Up")
+            case .queueMove: tr("Move")
             case .queueMoveDown: tr("Move Down")
             case .queuePlayNext: tr("Play Next")
             case .cycleRepeat: tr("Repeat")
@@ -193,6 +200,8 @@ public enum AppAction: Hashable, Sendable {
             case .queueJump: int.map(AppAction.queueJump)
             case .queueRemove: int.map(AppAction.queueRemove)
             case .queueMoveUp: int.map(AppAction.queueMoveUp)
+            // Two items: only a drag makes it (no button or key carries both ids).
+            case .queueMove: nil
             case .queueMoveDown: int.map(AppAction.queueMoveDown)
             case .queuePlayNext: int.map(AppAction.queuePlayNext)
             case .cycleRepeat: .cycleRepeat
@@ -228,6 +237,7 @@ public enum AppAction: Hashable, Sendable {
         case .queueJump: .queueJump
         case .queueRemove: .queueRemove
         case .queueMoveUp: .queueMoveUp
+        case .queueMove: .queueMove
         case .queueMoveDown: .queueMoveDown
         case .queuePlayNext: .queuePlayNext
         case .cycleRepeat: .cycleRepeat
@@ -287,7 +297,7 @@ extension AppModel {
         case .queuePrev:
             guard hasQueue, isConnected, supports(.queuePrev), let i = queue.currentIndex else { return false }
             return i > 0 || queue.repeatMode == .all || queue.repeatMode == .allAndShuffle
-        case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext:
+        case .queueJump, .queueRemove, .queueMoveUp, .queueMoveDown, .queuePlayNext, .queueMove:
             return media && queue.count > 0
         case .cycleRepeat:
             return media && queue.count > 0 && supports(.queueRepeat)
@@ -326,6 +336,7 @@ extension AppModel {
         case .queueJump(let id): await queueCommand { m throws(CastClientError) in try await m.queueJump(to: id) }
         case .queueRemove(let id): await queueCommand { m throws(CastClientError) in try await m.queueRemove([id]) }
         case .queueMoveUp(let id): await moveQueueItem(id, by: -1)
+        case .queueMove(let id, let target): await moveQueueItem(id, onto: target)
         case .queueMoveDown(let id): await moveQueueItem(id, by: 1)
         case .queuePlayNext(let id): await playQueueItemNext(id)
         case .cycleRepeat: await cycleRepeat()

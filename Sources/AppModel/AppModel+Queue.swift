@@ -108,6 +108,12 @@ extension AppModel {
         await queueCommand { m throws(CastClientError) in try await m.queueMove(from: from, to: to) }
     }
 
+    /// Moves item `id` to the place of item `target` (the rows between shift by one).
+    func moveQueueItem(_ id: Int, onto target: Int) async {
+        guard id != target, let from = queue.itemIDs.firstIndex(of: id), let to = queue.itemIDs.firstIndex(of: target) else { return }
+        await queueCommand { m throws(CastClientError) in try await m.queueMove(from: from, to: to) }
+    }
+
     func playQueueItemNext(_ id: Int) async {
         guard let from = queue.itemIDs.firstIndex(of: id), let current = queue.currentIndex, from != current else { return }
         let to = from > current ? current + 1 : current

@@ -12,7 +12,7 @@ final class ModelActions {
 
     init(model: AppModel, names: [AppAction.Name] = AppAction.Name.allCases) {
         self.model = model
-        for name in names {
+        for name in names where name.parameter != .pair {
             let action = SimpleAction(name: name.rawValue, parameter: Self.parameterType(name.parameter),
                                       state: model.state(of: name).map(Self.value)) { [unowned model] parameter in
                 var double: Double?, int: Int?
@@ -53,7 +53,7 @@ final class ModelActions {
         switch p {
         case .none: .none
         case .double: .double
-        case .int: .int
+        case .int, .pair: .int
         }
     }
 

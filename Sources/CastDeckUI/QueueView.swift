@@ -106,6 +106,13 @@ final class QueueView {
         row.isActivatable = true
         let id = r.itemID
         row.onActivated { [unowned self] in Task { await self.model.perform(.queueJump(id)) } }
+        // Rows reorder by drag (a row dropped on another takes its place) and by the row menu.
+        row.makeDraggable(value: id)
+        row.onIntDropped { [unowned self] dragged in
+            guard dragged != id else { return false }
+            Task { await self.model.perform(.queueMove(dragged, onto: id)) }
+            return true
+        }
         let thumb = Image(iconName: "audio-x-generic-symbolic", pixelSize: 32)
         row.addPrefix(thumb)
         let current = Image(iconName: "audio-volume-high-symbolic", pixelSize: 16)

@@ -117,3 +117,44 @@ extension WidgetWrapper {
         return (Int(minimum), Int(natural))
     }
 }
+
+private final class IntDropCallback {
+    let fn: @MainActor (Int) -> Bool
+    init(_ fn: @escaping @MainActor (Int) -> Bool) { self.fn = fn }
+}
+
+/// GType of `gint` (G_TYPE_INT is a macro Swift does not import: fundamental type 6 << 2).
+private let gtypeInt = GType(6 << 2)
+
+@MainActor
+extension WidgetWrapper {
+    /// Lets this widget be dragged (to reorder it), carrying `value`.
+    public func makeDraggable(value: Int) {
+        let source = gtk_drag_source_new()!
+        var v = GValue()
+        g_value_init(&v, gtypeInt)
+        g_value_set_int(&v, Int32(clamping: value))
+        let provider = gdk_content_provider_new_for_value(&v)
+        g_value_unset(&v)
+        gtk_drag_source_set_content(source, provider)
+        g_object_unref(provider)
+        gtk_drag_source_set_actions(source, GDK_ACTION_MOVE)
+        gtk_widget_add_controller(pointer, cast(source))
+    }
+
+    /// Accepts a dragged value made by `makeDraggable` (another row); `handler` returns whether
+    /// it took it.
+    public func onIntDropped(_ handler: @escaping @MainActor (Int) -> Bool) {
+        let target = gtk_drop_target_new(gtypeInt, GDK_ACTION_MOVE)!
+        let data = Unmanaged.passRetained(IntDropCallback(handler)).toOpaque()
+        let trampoline: @convention(c) (gpointer?, UnsafePointer<GValue>?, Double, Double, gpointer?) -> gboolean = { _, value, _, _, data in
+            guard let value, let data else { return 0 }
+            let n = Int(g_value_get_int(value))
+            let callback = Unmanaged<IntDropCallback>.fromOpaque(data).takeUnretainedValue()
+            return MainActor.assumeIsolated { callback.fn(n) } ? 1 : 0
+        }
+        g_signal_connect_data(UnsafeMutableRawPointer(target), "drop", unsafeBitCast(trampoline, to: GCallback.self), data,
+                              { data, _ in if let data { Unmanaged<IntDropCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
+        gtk_widget_add_controller(pointer, cast(target))
+    }
+}

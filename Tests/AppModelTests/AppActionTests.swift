@@ -17,6 +17,7 @@ final class AppActionTests: XCTestCase {
         for name in AppAction.Name.allCases {
             switch name.parameter {
             case .none: XCTAssertEqual(name.action()?.name, name, "\(name)")
+            case .pair: XCTAssertNil(name.action(int: 1), "\(name) takes two ids, from a gesture only")
             case .double:
                 XCTAssertNil(name.action(), "\(name) needs its parameter")
                 XCTAssertEqual(name.action(double: 1)?.name, name)

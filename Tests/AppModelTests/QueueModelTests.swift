@@ -90,6 +90,10 @@ final class QueueModelTests: XCTestCase {
         try await waitUntil("Play Next in the model") { self.model.queue.itemIDs.last == ids[1] }
         await model.perform(.queueRemove(ids[2]))
         try await expectTitles(["One", "Later", "Ten", "Extra"])
+        // A row dragged onto another takes its place ("Extra" onto "One").
+        await model.perform(.queueMove(ids[1], onto: ids[0]))
+        try await expectTitles(["Extra", "One", "Later", "Ten"])
+        try await waitUntil("the drag in the model") { self.model.queue.itemIDs.first == ids[1] }
 
         // Repeat cycles off → all → one → off; Shuffle on = all and shuffle, off = all.
         for want: RepeatMode in [.all, .single, .off] {
