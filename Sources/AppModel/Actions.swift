@@ -35,6 +35,9 @@ public enum AppAction: Hashable, Sendable {
     /// Ask which files to cast (the window's file chooser; see `AppModel.filePicker`).
     case chooseFiles
     case disconnect
+    /// The queue's next and previous item (MPRIS Next/Previous, media keys).
+    case next
+    case previous
 
     /// The action's stable name: the GAction name in the window ("win.<raw value>"), and what
     /// MPRIS or tests use to look a command up. One name per case.
@@ -59,6 +62,8 @@ public enum AppAction: Hashable, Sendable {
         case castSample = "cast-sample"
         case chooseFiles = "cast-file"
         case disconnect
+        case next = "queue-next"
+        case previous = "queue-prev"
 
         /// What the action's parameter is (GTK: the GVariant type "d" or "i").
         public enum Parameter: Sendable { case none, double, int }
@@ -105,6 +110,8 @@ public enum AppAction: Hashable, Sendable {
             case .castSample: tr("Cast sample")
             case .chooseFiles: tr("Cast a file")
             case .disconnect: tr("Disconnect")
+            case .next: tr("Next")
+            case .previous: tr("Previous")
             }
         }
 
@@ -132,6 +139,8 @@ public enum AppAction: Hashable, Sendable {
             case .castSample: .castSample
             case .chooseFiles: .chooseFiles
             case .disconnect: .disconnect
+            case .next: .next
+            case .previous: .previous
             }
         }
     }
@@ -155,6 +164,8 @@ public enum AppAction: Hashable, Sendable {
         case .castSample: .castSample
         case .chooseFiles: .chooseFiles
         case .disconnect: .disconnect
+        case .next: .next
+        case .previous: .previous
         }
     }
 }
@@ -199,6 +210,10 @@ extension AppModel {
             return filePicker != nil
         case .disconnect:
             return isConnected
+        case .next:
+            return media && !isPlayingAd && hasNextItem
+        case .previous:
+            return media && !isPlayingAd && hasPreviousItem
         }
     }
 
@@ -224,6 +239,8 @@ extension AppModel {
         case .castSample: await castSample()
         case .chooseFiles: filePicker?()
         case .disconnect: await disconnect()
+        case .next: await queueNext()
+        case .previous: await queuePrevious()
         }
     }
 
