@@ -131,8 +131,8 @@ extension CastDeckApplication {
         if let mini = desktop.miniPlayer {
             desktop.miniPlayer = nil
             mini.dismiss()
-            settings?.set(Self.miniPlayerKey, string: "")
         }
+        if model?.isConnected == true { settings?.set(Self.miniPlayerKey, string: "") }
         guard let window else { return }
         window.present()
         if model?.hasMedia == true { window.showPlayer() }
