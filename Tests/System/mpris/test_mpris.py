@@ -304,6 +304,23 @@ def relaunch():
     shot("relaunched")
 
 
+@case("closing the main window while casting hides it; castdeck stays on the bus until launched again")
+def close_main_window():
+    frame = find_all(app, role="frame")[0]
+    click(find(frame, "Close", "push button"))
+    wait_for("no window shown", lambda: not find_all(app, role="frame"))
+    time.sleep(3)
+    if app_proc.poll() is not None or BUS_NAME not in bus_names():
+        raise Failure("castdeck did not stay in the background")
+    if playerctl("metadata", "xesam:title") != TITLE:
+        raise Failure("MPRIS lost the media")
+    # Raise (the Shell's media card) brings the window back.
+    run("gdbus", "call", "--session", "--dest", BUS_NAME, "--object-path", PATH, "--method",
+        "org.mpris.MediaPlayer2.Raise")
+    wait_for("the window", lambda: find_all(app, role="frame"))
+    find(app, "Open mini player", "push button")
+
+
 @case("Quit (Ctrl+Q) from the mini player while casting asks; Keep Playing quits, the media plays on")
 def quit_keep_playing():
     click(find(app, "Open mini player", "push button"))
