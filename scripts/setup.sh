@@ -25,8 +25,8 @@ PKGS=(
   # benchmark peer
   ffmpeg curl chromium nginx-light
   # MPRIS tests (issue 14): real MPRIS clients on a private session bus (dbus-run-session,
-  # dbus-monitor, gdbus introspect/call)
-  playerctl dbus-bin libglib2.0-bin
+  # dbus-monitor, gdbus introspect/call), xdotool for keys in the mini player under Xvfb
+  playerctl dbus-bin libglib2.0-bin xdotool
 )
 
 missing=()

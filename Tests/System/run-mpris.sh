@@ -6,7 +6,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
-command -v playerctl >/dev/null && command -v dbus-monitor >/dev/null && [[ -x .venv/bin/python ]] || ./scripts/setup.sh
+command -v playerctl >/dev/null && command -v dbus-monitor >/dev/null && command -v xdotool >/dev/null && [[ -x .venv/bin/python ]] || ./scripts/setup.sh
 swift build --product castdeck >/dev/null
 swift build --product castctl >/dev/null
 ./scripts/build-data.sh >/dev/null
