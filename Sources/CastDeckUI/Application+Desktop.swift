@@ -84,7 +84,7 @@ extension CastDeckApplication {
         if device == nil { desktop.restoredFor = nil }
         if casting, let device, desktop.restoredFor != device {
             desktop.restoredFor = device
-            if settings?.string(Self.miniPlayerKey) == device, desktop.miniPlayer == nil { openMiniPlayer() }
+            if settings?.string(Self.miniPlayerKey) == device, desktop.miniPlayer?.isShown != true { openMiniPlayer() }
         }
         GLibSource.remove(desktop.quitCheck)
         desktop.quitCheck = 0
@@ -121,17 +121,13 @@ extension CastDeckApplication {
 
     /// The mini player was closed: casting goes on in the background, or CastDeck quits.
     func miniPlayerClosed() {
-        desktop.miniPlayer = nil
         if !isCasting && !(window.map { $0.window.asWindow.isVisible } ?? false) { quitNow() }
     }
 
     /// The main window on the expanded controller (Return to full controller, Raise, a second
     /// launch); the mini player closes.
     func showFullController() {
-        if let mini = desktop.miniPlayer {
-            desktop.miniPlayer = nil
-            mini.dismiss()
-        }
+        if let mini = desktop.miniPlayer, mini.isShown { mini.dismiss() }
         if model?.isConnected == true { settings?.set(Self.miniPlayerKey, string: "") }
         guard let window else { return }
         window.present()
@@ -145,7 +141,7 @@ extension CastDeckApplication {
     func requestQuit() {
         guard isCasting, let model else { quitNow(); return }
         let name = model.connectedDevice?.friendlyName ?? tr("the device")
-        let parent = desktop.miniPlayer?.window.asWindow ?? window?.window.asWindow
+        let parent = desktop.miniPlayer.flatMap { $0.isShown ? $0.window.asWindow : nil } ?? window?.window.asWindow
         let dialog = MessageDialog(parent: parent, heading: tr("Stop casting to {0}?", name),
                                    body: tr("CastDeck quits either way. Keep Playing leaves the media playing on the device."),
                                    responses: [("keep", tr("Keep Playing")), ("stop", tr("Stop Casting"))],

@@ -17,7 +17,7 @@ final class MiniPlayer {
     let actions: ModelActions
     var tokens: [ObservationToken] = []
     var tick: UInt32 = 0
-    /// Called after the window was closed by the user or the window manager.
+    /// Called after the user (or the window manager) closed the window.
     var onClosed: (() -> Void)?
 
     init(app: Application, model: AppModel) throws {
@@ -30,10 +30,12 @@ final class MiniPlayer {
         actions.install(into: window)
         window.asWindow.setApplication(app)
         window.asWindow.addShortcut("Escape", action: "app.full-controller")
+        // Closing hides the window, which is kept for the next time: no widget is destroyed
+        // while assistive technology may still be reading it.
         window.asWindow.onCloseRequest { [unowned self] in
-            self.stopRendering()
-            Task { @MainActor [weak self] in self?.onClosed?() }
-            return false
+            self.window.asWindow.hide()
+            self.onClosed?()
+            return true
         }
         tokens.append(observe { [unowned self] in
             self.actions.refresh()
@@ -41,25 +43,17 @@ final class MiniPlayer {
         })
         tick = GLibSource.timeout(ms: 500) { [weak self] in
             guard let self else { return false }
-            if self.model.isPlaying { self.view.renderProgress() }
+            if self.isShown && self.model.isPlaying { self.view.renderProgress() }
             return true
         }
     }
 
     func present() { window.asWindow.present() }
 
-    /// Closes the window without calling `onClosed` (the application is switching windows).
-    func dismiss() {
-        onClosed = nil
-        window.asWindow.close()
-    }
+    var isShown: Bool { window.asWindow.isVisible }
 
-    private func stopRendering() {
-        for t in tokens { t.cancel() }
-        tokens = []
-        GLibSource.remove(tick)
-        tick = 0
-    }
+    /// Hides the window without calling `onClosed` (the application is switching windows).
+    func dismiss() { window.asWindow.hide() }
 
 }
 

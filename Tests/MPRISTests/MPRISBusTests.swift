@@ -108,6 +108,13 @@ final class MPRISBusTests: XCTestCase {
             return text.range(of: #"int64 (99\d{6}|100\d{6})\b"#, options: .regularExpression) != nil
         }
 
+        // OpenUri casts a URL on the connected device.
+        _ = try await run(["playerctl", "-p", name, "open", "http://127.0.0.1:9/other.mp4"])
+        try await waitUntil("the opened URL on the receiver") { model.media?.contentId == "http://127.0.0.1:9/other.mp4" }
+        try await waitUntil("a new track id") {
+            try await self.run(["playerctl", "-p", name, "metadata", "mpris:trackid"]).hasSuffix("/track/2'")
+        }
+
         // Raise reaches the application's hook.
         _ = try await run(["gdbus", "call", "--session", "--dest", "org.mpris.MediaPlayer2.\(name)",
                            "--object-path", MPRIS.objectPath, "--method", "org.mpris.MediaPlayer2.Raise"])

@@ -38,6 +38,7 @@ CASTDECK="$bin/castdeck" CASTCTL="$bin/castctl" DEVICE="$device" ART_URL="http:/
   timeout 400 .venv/bin/python Tests/System/mpris/test_mpris.py || status=$?
 if [[ $status -ne 0 ]]; then
   for log in "$work"/castdeck*.log; do echo "--- $log"; tail -30 "$log"; done
+  [[ -z "${MPRIS_KEEP_LOGS:-}" ]] || cp "$work"/*.log "$MPRIS_KEEP_LOGS"/
   echo "--- receiver log"; tail -20 "$work/receiver.log"
 fi
 exit $status

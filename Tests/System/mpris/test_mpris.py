@@ -19,7 +19,7 @@ sys.path.insert(0, os.path.join(HERE, ".."))
 
 import pyatspi  # noqa: E402
 import pychromecast  # noqa: E402
-from atspi_helpers import Failure, app_named, click, find, find_all, states, wait_for  # noqa: E402
+from atspi_helpers import Failure, click, find, find_all, states, wait_for  # noqa: E402
 from raw_media import RawMediaHandler  # noqa: E402
 
 CASTDECK = os.environ["CASTDECK"]
@@ -99,6 +99,9 @@ def case(name):
         except Exception as e:
             import traceback
             print(f"FAIL {name}: {e}\n{traceback.format_exc(limit=-3)}", flush=True)
+            time.sleep(1)
+            if "app_proc" in globals() and app_proc.poll() is not None:
+                print(f"castdeck had exited with status {app_proc.returncode}", flush=True)
             raise
         return fn
     return wrap
@@ -137,8 +140,23 @@ def start_castdeck(*args):
     return subprocess.Popen([CASTDECK, *args], stdout=log, stderr=subprocess.STDOUT)
 
 
+def app_of(proc, timeout=30):
+    """The accessible application of this castdeck process (not one that just exited)."""
+    def look():
+        desktop = pyatspi.Registry.getDesktop(0)
+        for i in range(desktop.childCount):
+            a = desktop.getChildAtIndex(i)
+            try:
+                if a is not None and a.name == "castdeck" and a.get_process_id() == proc.pid:
+                    return a
+            except Exception:
+                continue
+        return None
+    return wait_for(f"castdeck (pid {proc.pid}) on the accessibility bus", look, timeout=timeout)
+
+
 app_proc = start_castdeck("--device", DEVICE)
-app = app_named("castdeck")
+app = app_of(app_proc)
 
 
 @case("castdeck owns org.mpris.MediaPlayer2.CastDeck and gdbus introspect shows both interfaces")
@@ -341,8 +359,8 @@ def close_main_window():
     find(app, "Open mini player", "push button")
 
 
-@case("Ctrl+Q in the mini player while casting asks; Keep Playing quits, the media plays on")
-def quit_keep_playing():
+@case("Ctrl+Q in the mini player while casting asks; Stop Casting stops the media and quits")
+def quit_stop_casting():
     click(find(app, "Open mini player", "push button"))
     find(app, "CastDeck mini player", "frame")
     xdotool("search", "--sync", "--name", "^CastDeck mini player$", "windowfocus", "--sync")
@@ -354,22 +372,26 @@ def quit_keep_playing():
         # AdwMessageDialog's response buttons are named by their label (GTK 4.8 repeats it).
         return wait_for(label, lambda: [b for b in find_all(app, role="push button")
                                         if b.name.split(" ")[:2] == label.split(" ")])[0]
-    response("Stop Casting")
+    response("Keep Playing")
     shot("quit-dialog")
-    click(response("Keep Playing"))
+    click(response("Stop Casting"))
     app_proc.wait(timeout=20)
     if app_proc.returncode != 0:
         raise Failure(f"castdeck exited {app_proc.returncode}")
     wait_for("the name to leave the bus", lambda: BUS_NAME not in bus_names())
-    if receiver_state() not in ("PLAYING", "BUFFERING"):
-        raise Failure(f"the receiver stopped: {receiver_state()}")
+    wait_for("the receiver to stop", lambda: receiver_state() == "IDLE")
 
 
 @case("the next session on the device starts in the mini player; closing it casts on in the background")
 def remembered_then_session_end_quits():
     global app, app_proc
+    # The media was stopped: pychromecast casts it again.
+    mc.play_media("http://127.0.0.1:9/film.mp4", "video/mp4", title=TITLE, thumb=ART_URL,
+                  stream_type="BUFFERED", media_info={"duration": DURATION})
+    mc.block_until_active(timeout=15)
+    wait_for("the receiver playing again", lambda: receiver_state() == "PLAYING")
     app_proc = start_castdeck("--device", DEVICE)
-    app = app_named("castdeck")
+    app = app_of(app_proc)
     mini = find(app, "CastDeck mini player", "frame", timeout=30)
     find(mini, TITLE, "label")
     wait_for("the bus name", lambda: BUS_NAME in bus_names())
@@ -385,6 +407,7 @@ def remembered_then_session_end_quits():
     if app_proc.returncode != 0:
         raise Failure(f"castdeck exited {app_proc.returncode}")
     wait_for("the name to leave the bus", lambda: BUS_NAME not in bus_names())
+
 
 
 cast.disconnect(timeout=5)
