@@ -17,15 +17,15 @@ build: setup
 demo: setup
 	./scripts/demo.sh
 
-# Unit and integration tests in Swift (under Xvfb, so the GLib/GTK interop tests run
-# instead of skipping), then the system tests (foreign peers, mDNS
-# sandbox, the real window under Xvfb) that Tests/System/run-*.sh drive.
+# Unit and integration tests in Swift (under Xvfb and a private session bus, so the GLib/GTK
+# interop and MPRIS bus tests run instead of skipping), then the system tests (foreign peers,
+# mDNS sandbox, the real window under Xvfb) that Tests/System/run-*.sh drive.
 # Only our own products are built: a plain `swift build` would also compile
 # swift-protobuf's C++ protoc executable, which nothing here uses.
 check: setup
 	$(SWIFT) build --product CastDeckPackageTests
 	for p in $(TEST_TOOLS); do $(SWIFT) build --product $$p || exit 1; done
-	GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
+	dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
 	./scripts/system-tests.sh
 
 system-test: setup

@@ -24,6 +24,9 @@ PKGS=(
   # chromium (headless, as the receiver stand-in) for the HTTP tests, nginx-light as the
   # benchmark peer
   ffmpeg curl chromium nginx-light
+  # MPRIS tests (issue 14): real MPRIS clients on a private session bus (dbus-run-session,
+  # dbus-monitor, gdbus introspect/call), xdotool for keys in the mini player under Xvfb
+  playerctl dbus-bin libglib2.0-bin xdotool
 )
 
 missing=()

@@ -43,6 +43,8 @@ public final class CastDeckApplication {
     var settings: Settings?
     var model: AppModel?
     var window: MainWindow?
+    /// MPRIS, the mini player and casting in the background (Application+Desktop.swift).
+    let desktop = DesktopState()
     /// Non-zero when the window could not be built (a missing or broken resource).
     var failure: Int32 = 0
 
@@ -73,20 +75,19 @@ public final class CastDeckApplication {
         Localization.translate = { Gettext.translate($0) }
         Localization.isRightToLeft = Gettext.isRightToLeft
         Gtk.setDefaultIconName(Self.appID)
-        let quit = SimpleAction(name: "quit") { [unowned self] _ in
-            self.window?.saveSize()
-            self.app.quit()
-        }
+        // Ctrl+Q asks first while media is cast (Application+Desktop.swift).
+        let quit = SimpleAction(name: "quit") { [unowned self] _ in self.requestQuit() }
         app.add(quit)
         app.setAccels("app.quit", ["<Control>q"])
         app.add(SimpleAction(name: "about") { [unowned self] _ in self.showAbout() })
+        installDesktopActions()
     }
 
     /// Files from this launch (cast once the window is up, after --device connects) or from a
     /// later `castdeck FILE` / "Open With CastDeck", handed over by GApplication.
     func open(_ files: [String]) {
         if let window {
-            window.present()
+            showFullController()
             window.cast(files)
         } else {
             options.files = files
@@ -95,7 +96,8 @@ public final class CastDeckApplication {
     }
 
     func activate() {
-        if let window { window.present(); return }
+        // A second launch, Raise over MPRIS or the Shell's card: the window, on the same media.
+        if window != nil { showFullController(); return }
         let prefs = GSettingsStylePreferences(settings: settings)
         var connector = CastClientConnector(configuration: services.connector.configuration)
         // Refuse devices that cannot prove they are genuine (the refusal is a notice).
@@ -113,6 +115,7 @@ public final class CastDeckApplication {
             window = w
             startTimingHooks()
             w.present()
+            startDesktop(model)
         } catch {
             printError("castdeck: cannot load the window definition: \(error)")
             failure = 1

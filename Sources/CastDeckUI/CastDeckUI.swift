@@ -28,6 +28,9 @@
 //      │                                      Subtitle style → StyleEditor [style-editor.ui]
 //      └─ GtkRevealer: MiniController         [mini-controller.ui] (hidden, not just slid away,
 //                                             while the player page shows)
+//   MiniPlayer                                AdwWindow [mini-player.ui]: artwork, title, progress,
+//                                             Play/Pause, Stop casting, Return (app.full-controller)
+//   MPRISService (MPRIS target)               org.mpris.MediaPlayer2.CastDeck [Application+Desktop.swift]
 //
 // Commands: ModelActions turns AppModel's `AppAction` table into "win." GActions; buttons bind
 // with action-name, keys through the table's accelerators, so both share one code path and one

@@ -28,6 +28,8 @@ public final class MainWindow {
     var tokens: [ObservationToken] = []
     var tick: UInt32 = 0
     var showPlayerOnMedia = true
+    /// Asked when the user closes the window: true keeps it (hidden, casting in the background).
+    var closeRequested: (() -> Bool)?
 
     /// Builds the window from its .ui files; throws when one is missing or invalid.
     init(app: Application, model: AppModel, settings: Settings?) throws {
@@ -92,7 +94,7 @@ public final class MainWindow {
         mini.onOpen = { [unowned self] in self.showPlayer() }
         devices.parent = window.asWindow
         expanded.parent = window.asWindow
-        window.asWindow.onCloseRequest { [unowned self] in self.saveSize(); return false }
+        window.asWindow.onCloseRequest { [unowned self] in self.saveSize(); return self.closeRequested?() ?? false }
 
         tokens.append(observe { [unowned self] in self.devices.render() })
         tokens.append(observe { [unowned self] in self.renderPages() })

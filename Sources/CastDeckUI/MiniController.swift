@@ -10,43 +10,25 @@ final class MiniController {
     let model: AppModel
     let ui: Builder
     let root: Box
-    let thumb: Image
-    let titleLabel: Label
-    let subtitleLabel: Label
-    let playButton: Button
-    let progress: ProgressBar
+    let view: CompactPlayerView
     var onOpen: (() -> Void)?
-    var renderedArtwork: String?
 
     init(model: AppModel) throws {
         self.model = model
         ui = try Builder(resource: Self.resource)
         root = ui.get("root")
-        thumb = ui.get("thumb")
-        titleLabel = ui.get("title")
-        subtitleLabel = ui.get("subtitle")
-        playButton = ui.get("play")
-        progress = ui.get("progress")
+        view = CompactPlayerView(model: model, thumb: ui.get("thumb"), title: ui.get("title"),
+                                 subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
         ui.get("open", as: Button.self).onClicked { [unowned self] in self.onOpen?() }
     }
 
     func render() {
-        titleLabel.text = model.title
-        subtitleLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
-        renderPlayButton(playButton, playing: model.isPlaying)
+        view.render()
         // Previous / Next only with a queue (QueueView.swift renders the expanded ones).
         for id in ["previous", "next"] { ui.get(id, as: Button.self).isVisible = model.hasQueue }
-        if model.artworkPath != renderedArtwork {
-            renderedArtwork = model.artworkPath
-            if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName("video-x-generic-symbolic") }
-        }
-        renderProgress()
     }
 
-    func renderProgress() {
-        let d = model.duration ?? 0
-        progress.fraction = d > 0 ? min(1, max(0, model.position / d)) : 0
-    }
+    func renderProgress() { view.renderProgress() }
 }
 
 /// Play/Pause as one button: icon, accessible name and tooltip follow the player state.

@@ -12,8 +12,6 @@ public struct Window: WidgetWrapper {
 @MainActor
 extension Window {
     public func present() { gtk_window_present(cast(pointer)) }
-    /// Closes and frees the window.
-    public func destroy() { gtk_window_destroy(cast(pointer)) }
     public func setTitle(_ title: String) { gtk_window_set_title(cast(pointer), title) }
     public func setTransientFor(_ parent: Window?) { gtk_window_set_transient_for(cast(pointer), parent.map { cast($0.pointer) }) }
 

@@ -12,7 +12,7 @@ final class ResourceTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent()
     static let prefix = CastDeckApplication.resourcePath
     static let uiFiles = ["main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
-                          "expanded-controller", "tracks-popover", "style-editor"].map { "\(prefix)/ui/\($0).ui" }
+                          "expanded-controller", "tracks-popover", "style-editor", "mini-player"].map { "\(prefix)/ui/\($0).ui" }
         + ["\(prefix)/gtk/help-overlay.ui"]
 
     override class func setUp() {
@@ -32,7 +32,8 @@ final class ResourceTests: XCTestCase {
     func testEveryBoundActionIsInTheActionTable() throws {
         try MainActor.assumeIsolated {
             let names = Set(AppAction.Name.allCases.map { "win.\($0.rawValue)" })
-                .union(["win.show-help-overlay", "app.about", "app.quit"])
+                .union(["win.show-help-overlay", "app.about", "app.quit", "app.mini-player", "app.full-controller",
+                        "window.close"])
             var bound = 0
             for path in Self.uiFiles {
                 let text = try XCTUnwrap(Gtk.resourceText(path), path)

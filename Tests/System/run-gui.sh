@@ -16,21 +16,7 @@ if [[ -z "${CASTDECK_GUI_INNER:-}" ]]; then
   exec dbus-run-session -- "$0" "$@"
 fi
 
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-display=":$((90 + RANDOM % 100))"
-Xvfb "$display" -screen 0 1024x900x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
-export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
-/usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
-sleep 0.5
+source Tests/System/gui/desktop-session.sh 1024x900
 
 # A broken or missing window definition is a clear error and a non-zero exit, not a silent 0.
 # GLib's resource overlay replaces the compiled-in main-window.ui with an invalid one.

@@ -1,0 +1,169 @@
+import AppModel
+import GtkInterop
+import MPRIS
+
+/// What CastDeck does on the desktop beyond its window (issue 14):
+///
+/// - MPRIS: `org.mpris.MediaPlayer2.CastDeck` on GApplication's session-bus connection, owned
+///   while the application runs (MPRISService).
+/// - Casting in the background: closing the window while media is cast hides it and holds the
+///   application; a second launch, Raise or the Shell's media card shows it again. Once the
+///   device ends the session (or another sender takes over) with no window shown, CastDeck
+///   leaves the bus and quits. Ctrl+Q while casting asks whether to stop the media.
+/// - The mini player: app.mini-player opens it and hides the main window; app.full-controller
+///   (its Return button, Escape) goes back. Whether it was open is kept per device in GSettings
+///   ("mini-player-device"), so the next session on that device starts the same way.
+@MainActor
+final class DesktopState {
+    var mpris: MPRISService?
+    var miniPlayer: MiniPlayer?
+    /// True while a g_application_hold keeps CastDeck running with no window.
+    var held = false
+    var token: ObservationToken?
+    var quitCheck: UInt32 = 0
+    /// The device whose remembered mini player was already restored in this connection.
+    var restoredFor: String?
+}
+
+extension CastDeckApplication {
+    static let miniPlayerKey = "mini-player-device"
+
+    func installDesktopActions() {
+        app.add(SimpleAction(name: "mini-player") { [unowned self] _ in self.openMiniPlayer() })
+        app.add(SimpleAction(name: "full-controller") { [unowned self] _ in self.showFullController() })
+    }
+
+    /// Media is cast on a connected device.
+    var isCasting: Bool { model.map { $0.isConnected && $0.hasMedia } ?? false }
+
+    /// MPRIS on the bus, the window's close button, and following the session.
+    func startDesktop(_ model: AppModel) {
+        if let raw = app.dbusConnection {
+            let service = MPRISService(
+                model: model, connection: DBusConnection(borrowing: raw),
+                hooks: .init(raise: { [unowned self] in self.showFullController() },
+                             quit: { [unowned self] in self.quitNow() }),
+                desktopEntry: Self.appID)
+            do {
+                try service.start()
+                desktop.mpris = service
+            } catch {
+                printError("castdeck: media controls (MPRIS) are not available: \(error)")
+            }
+        }
+        window?.closeRequested = { [unowned self] in self.mainWindowCloseRequested() }
+        desktop.token = observe { [unowned self] in self.followCasting() }
+    }
+
+    /// Closing the window while casting keeps CastDeck (and MPRIS) running; otherwise it quits.
+    func mainWindowCloseRequested() -> Bool {
+        guard isCasting else { return false }
+        window?.window.asWindow.hide()
+        enterBackground()
+        return true
+    }
+
+    func enterBackground() {
+        guard !desktop.held else { return }
+        app.hold()
+        desktop.held = true
+    }
+
+    /// Called once a window is shown again.
+    func leaveBackground() {
+        guard desktop.held else { return }
+        desktop.held = false
+        app.release()
+    }
+
+    /// Restores the remembered mini player, and quits once nothing is cast while no window shows.
+    func followCasting() {
+        guard let model else { return }
+        let casting = isCasting
+        let device = model.connectedDevice?.id
+        if device == nil { desktop.restoredFor = nil }
+        if casting, let device, desktop.restoredFor != device {
+            desktop.restoredFor = device
+            if settings?.string(Self.miniPlayerKey) == device, desktop.miniPlayer?.isShown != true { openMiniPlayer() }
+        }
+        GLibSource.remove(desktop.quitCheck)
+        desktop.quitCheck = 0
+        guard !casting else { return }
+        // A moment's grace: between queue items the receiver is briefly idle.
+        desktop.quitCheck = GLibSource.timeout(ms: 2000) { [unowned self] in
+            self.desktop.quitCheck = 0
+            if !self.isCasting && !self.app.hasVisibleWindow && self.desktop.held { self.quitNow() }
+            return false
+        }
+    }
+
+    // MARK: the mini player
+
+    func openMiniPlayer() {
+        guard let model, let window else { return }
+        if desktop.miniPlayer == nil {
+            do {
+                let mini = try MiniPlayer(app: app, model: model)
+                mini.onClosed = { [unowned self] in self.miniPlayerClosed() }
+                desktop.miniPlayer = mini
+            } catch {
+                model.post(tr("The mini player could not open: {0}", AppModel.describe(error)))
+                return
+            }
+        }
+        desktop.miniPlayer?.present()
+        window.saveSize()
+        window.window.asWindow.hide()
+        // While the mini player is the only window, the application must not quit with it.
+        enterBackground()
+        if let device = model.connectedDevice?.id { settings?.set(Self.miniPlayerKey, string: device) }
+    }
+
+    /// The mini player was closed: casting goes on in the background, or CastDeck quits.
+    func miniPlayerClosed() {
+        if !isCasting && !(window.map { $0.window.asWindow.isVisible } ?? false) { quitNow() }
+    }
+
+    /// The main window on the expanded controller (Return to full controller, Raise, a second
+    /// launch); the mini player closes.
+    func showFullController() {
+        if let mini = desktop.miniPlayer, mini.isShown { mini.dismiss() }
+        if model?.isConnected == true { settings?.set(Self.miniPlayerKey, string: "") }
+        guard let window else { return }
+        window.present()
+        if model?.hasMedia == true { window.showPlayer() }
+        leaveBackground()
+    }
+
+    // MARK: quitting
+
+    /// Ctrl+Q: while casting, ask whether the media should stop too; both answers quit.
+    func requestQuit() {
+        guard isCasting, let model else { quitNow(); return }
+        let name = model.connectedDevice?.friendlyName ?? tr("the device")
+        let parent = desktop.miniPlayer.flatMap { $0.isShown ? $0.window.asWindow : nil } ?? window?.window.asWindow
+        let dialog = MessageDialog(parent: parent, heading: tr("Stop casting to {0}?", name),
+                                   body: tr("CastDeck quits either way. Keep Playing leaves the media playing on the device."),
+                                   responses: [("keep", tr("Keep Playing")), ("stop", tr("Stop Casting"))],
+                                   destructive: "stop", defaultResponse: "keep")
+        dialog.onResponse { [unowned self] response in
+            switch response {
+            case "stop":
+                Task { await model.perform(.stopCasting); self.quitNow() }
+            case "keep":
+                self.quitNow()
+            default:
+                break
+            }
+        }
+        dialog.present()
+    }
+
+    /// Leaves the bus name, saves the window size and quits.
+    func quitNow() {
+        window?.saveSize()
+        desktop.mpris?.stop()
+        desktop.mpris = nil
+        app.quit()
+    }
+}

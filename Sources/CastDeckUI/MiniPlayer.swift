@@ -1,0 +1,92 @@
+import AppModel
+import GtkInterop
+
+/// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
+/// a progress line, Play/Pause, Stop casting and "Return to full controller". Its buttons are
+/// the action table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
+/// or pauses, Escape returns to the full controller. It renders AppModel like the main window,
+/// so another sender's pause shows here too.
+@MainActor
+final class MiniPlayer {
+    static let resource = CastDeckApplication.resourcePath + "/ui/mini-player.ui"
+
+    let model: AppModel
+    let ui: Builder
+    let window: AdwWindow
+    let view: CompactPlayerView
+    let actions: ModelActions
+    var tokens: [ObservationToken] = []
+    var tick: UInt32 = 0
+    /// Called after the user (or the window manager) closed the window.
+    var onClosed: (() -> Void)?
+
+    init(app: Application, model: AppModel) throws {
+        self.model = model
+        ui = try Builder(resource: Self.resource)
+        window = ui.get("window")
+        view = CompactPlayerView(model: model, thumb: ui.get("artwork"), title: ui.get("title"),
+                                 subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
+        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting])
+        actions.install(into: window)
+        window.asWindow.setApplication(app)
+        window.asWindow.addShortcut("Escape", action: "app.full-controller")
+        // Closing hides the window, which is kept for the next time: no widget is destroyed
+        // while assistive technology may still be reading it.
+        window.asWindow.onCloseRequest { [unowned self] in
+            self.window.asWindow.hide()
+            self.onClosed?()
+            return true
+        }
+        tokens.append(observe { [unowned self] in
+            self.actions.refresh()
+            self.view.render()
+        })
+        tick = GLibSource.timeout(ms: 500) { [weak self] in
+            guard let self else { return false }
+            if self.isShown && self.model.isPlaying { self.view.renderProgress() }
+            return true
+        }
+    }
+
+    func present() { window.asWindow.present() }
+
+    var isShown: Bool { window.asWindow.isVisible }
+
+    /// Hides the window without calling `onClosed` (the application is switching windows).
+    func dismiss() { window.asWindow.hide() }
+
+}
+
+/// Artwork, title, subtitle, Play/Pause and a progress line rendered from AppModel: the mini
+/// controller's bar and the mini player show the same things.
+@MainActor
+final class CompactPlayerView {
+    let model: AppModel
+    let thumb: Image
+    let title: Label
+    let subtitle: Label
+    let play: Button
+    let progress: ProgressBar
+    private var renderedArtwork: String?
+
+    init(model: AppModel, thumb: Image, title: Label, subtitle: Label, play: Button, progress: ProgressBar) {
+        self.model = model; self.thumb = thumb; self.title = title; self.subtitle = subtitle
+        self.play = play; self.progress = progress
+    }
+
+    func render() {
+        title.text = model.title
+        subtitle.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
+        renderPlayButton(play, playing: model.isPlaying)
+        if model.artworkPath != renderedArtwork {
+            renderedArtwork = model.artworkPath
+            if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName("video-x-generic-symbolic") }
+        }
+        renderProgress()
+    }
+
+    func renderProgress() {
+        let d = model.duration ?? 0
+        progress.fraction = d > 0 ? min(1, max(0, model.position / d)) : 0
+    }
+}
