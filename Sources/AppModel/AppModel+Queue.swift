@@ -108,6 +108,13 @@ extension AppModel {
         await queueCommand { m throws(CastClientError) in try await m.queueMove(from: from, to: to) }
     }
 
+    /// A local copy of a queue item's artwork for its row's thumbnail (the image cache; nil when
+    /// it cannot be fetched, e.g. a file of this computer's that the media server shares only
+    /// with the device).
+    public func queueThumbnail(_ url: String) async -> String? {
+        await artwork.localPath(for: [CastImage(url: url)], width: 96)
+    }
+
     /// Moves item `id` to the place of item `target` (the rows between shift by one).
     func moveQueueItem(_ id: Int, onto target: Int) async {
         guard id != target, let from = queue.itemIDs.firstIndex(of: id), let to = queue.itemIDs.firstIndex(of: target) else { return }

@@ -35,6 +35,8 @@ final class QueueView {
     static let page = 100
     var shownCount = QueueView.page
     var renderedArtwork: String?
+    /// Row thumbnails by artwork URL: the cached file, or nil while fetching or when it failed.
+    var thumbnails: [String: String?] = [:]
 
     init(model: AppModel) throws {
         self.model = model
@@ -73,12 +75,12 @@ final class QueueView {
         repeatButton.setAccessibleDescription(state)
     }
 
-    private func renderRows() {
+    private func renderRows(force: Bool = false) {
         let all = model.queueRows
         let currentIndex = all.firstIndex(where: \.isCurrent) ?? 0
         shownCount = max(shownCount, currentIndex + Self.page / 2)
         let next = Array(all.prefix(shownCount))
-        guard next != rendered || model.artworkPath != renderedArtwork else { return }
+        guard force || next != rendered || model.artworkPath != renderedArtwork else { return }
         let oldIDs = rendered.map(\.itemID), newIDs = next.map(\.itemID)
         if newIDs.count > oldIDs.count, Array(newIDs.prefix(oldIDs.count)) == oldIDs {
             // A page more: append its rows only.
@@ -92,7 +94,7 @@ final class QueueView {
             for r in rows { list.append(r.row) }
             rendered = next.map { var r = $0; r.title = ""; return r }  // forces the update below
         }
-        for (i, row) in next.enumerated() where row != rendered[i] || row.isCurrent {
+        for (i, row) in next.enumerated() where force || row != rendered[i] || row.isCurrent {
             update(rows[i], with: row)
         }
         rendered = next
@@ -157,8 +159,20 @@ final class QueueView {
         // The current item shows its artwork (resolved for the controllers); others an icon.
         if r.isCurrent, let art = model.artworkPath {
             w.thumb.setFile(art)
+        } else if let url = r.artworkURL, let cached = thumbnails[url] {
+            if let path = cached { w.thumb.setFile(path) } else { w.thumb.setIconName("audio-x-generic-symbolic") }
+        } else if let url = r.artworkURL {
+            // Fetched once per picture through the image cache; the row shows it when it comes.
+            w.thumb.setIconName("image-x-generic-symbolic")
+            thumbnails[url] = .some(nil)
+            Task { [weak self] in
+                guard let self else { return }
+                let path = await self.model.queueThumbnail(url)
+                self.thumbnails[url] = path
+                if path != nil { self.renderRows(force: true) }
+            }
         } else {
-            w.thumb.setIconName(r.artworkURL == nil ? "audio-x-generic-symbolic" : "image-x-generic-symbolic")
+            w.thumb.setIconName("audio-x-generic-symbolic")
         }
     }
 
