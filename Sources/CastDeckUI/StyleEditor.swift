@@ -18,12 +18,19 @@ final class StyleEditor {
     init(model: AppModel) { self.model = model }
 
     var toasts: ToastOverlay?
+    var retired: [Window] = []
     var lastNotice = 0
 
     /// Opens the editor on the style the device shows now (or the saved default, when nothing
     /// has been applied there), built afresh so every control shows that style.
     func present(parent: Window?) {
-        window?.destroy()
+        // The old editor is hidden, not destroyed at once: GTK 4.8 can crash when a window is
+        // finalized while assistive technology reads it. The oldest of a few go later.
+        if let old = window {
+            old.isVisible = false
+            retired.append(old)
+            if retired.count > 4 { retired.removeFirst().destroy() }
+        }
         window = nil
         model.draftStyle = model.deviceStyle ?? model.defaultStyle ?? .default
         lastNotice = model.notice?.serial ?? 0

@@ -13,6 +13,11 @@ public struct Window: WidgetWrapper {
 extension Window {
     public func present() { gtk_window_present(cast(pointer)) }
     public func setTitle(_ title: String) { gtk_window_set_title(cast(pointer), title) }
+    /// Closing hides the window instead of destroying it (it can be presented again).
+    public var hideOnClose: Bool {
+        get { gtk_window_get_hide_on_close(cast(pointer)).isTrue }
+        nonmutating set { gtk_window_set_hide_on_close(cast(pointer), newValue.gboolean) }
+    }
     public func setTransientFor(_ parent: Window?) { gtk_window_set_transient_for(cast(pointer), parent.map { cast($0.pointer) }) }
 
     public var defaultSize: (width: Int, height: Int) {
