@@ -25,6 +25,7 @@ final class DeviceList {
     var parent: Window?
     var renderedDevices: [DeviceInfo] = []
     var renderedConnection: AppModel.ConnectionState?
+    var rows: [String: DeviceRow] = [:]
 
     init(model: AppModel, settings: Settings?) throws {
         self.model = model
@@ -79,49 +80,70 @@ final class DeviceList {
         ui.get("add-device", as: Button.self).isVisible = !devices.isEmpty
         group.setDescription(devices.isEmpty ? "" : ntr("{0} device", "{0} devices", devices.count, devices.count))
         guard devices != renderedDevices || connection != renderedConnection else { return }
+        // Rows are made when the set of devices changes and updated in place otherwise (a
+        // connection starting or ending): fewer widgets come and go under assistive technology.
+        if devices.map(\.id) != renderedDevices.map(\.id) {
+            list.removeAll()
+            rows = [:]
+            for device in devices {
+                guard let row = try? DeviceRow(list: self, device: device) else { continue }
+                rows[device.id] = row
+                list.append(row.row)
+            }
+        }
         renderedDevices = devices
         renderedConnection = connection
-        list.removeAll()
-        for device in devices { try? appendRow(for: device, connection) }
+        for device in devices { rows[device.id]?.update(device, connection) }
     }
 
-    /// Builds a row from device-row.ui and appends it (the list then owns it, not the builder).
-    private func appendRow(for d: DeviceInfo, _ connection: AppModel.ConnectionState) throws {
-        let ui = try Builder(resource: Self.rowResource)
-        let row: ActionRow = ui.get("row")
-        list.append(row)
-        row.title = d.friendlyName
-        // The port when it is not the usual one, so two receivers on one host tell apart.
-        var parts: [String] = []
-        if d.origin != .demo, d.port != 8009, !d.friendlyName.hasSuffix(":\(d.port)") {
-            parts.append(d.host.contains(":") ? "[\(d.host)]:\(d.port)" : "\(d.host):\(d.port)")
+    /// One row from device-row.ui (the list owns the row; this keeps its builder and device).
+    @MainActor
+    final class DeviceRow {
+        let ui: Builder
+        let row: ActionRow
+        var device: DeviceInfo
+
+        init(list: DeviceList, device: DeviceInfo) throws {
+            ui = try Builder(resource: DeviceList.rowResource)
+            row = ui.get("row")
+            self.device = device
+            ui.get("connect", as: Button.self).onClicked { [unowned self, unowned list] in list.pick(self.device) }
+            row.onActivated { [unowned self, unowned list] in
+                if case .connected(let id) = list.model.connection, id == self.device.id { return }
+                list.pick(self.device)
+            }
+            ui.get("forget", as: Button.self).onClicked { [unowned self, unowned list] in list.model.forget(self.device) }
         }
-        if !d.model.isEmpty { parts.append(d.model) }
-        if let status = d.statusText, !status.isEmpty { parts.append(status) }
-        row.subtitle = parts.map { isolateLTRIfAddress($0) }.joined(separator: " · ")
-        let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
-        let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
-        icon.setIconName(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")
-        groupBadge.isVisible = d.isGroup
-        let isConnecting = connection == .connecting(deviceID: d.id) || connection == .reconnecting(deviceID: d.id)
-        let isConnected = connection == .connected(deviceID: d.id)
-        spinner.isVisible = isConnecting
-        check.isVisible = isConnected
-        if d.origin == .added && !isConnected && !isConnecting {
+
+        func update(_ d: DeviceInfo, _ connection: AppModel.ConnectionState) {
+            device = d
+            row.title = d.friendlyName
+            // The port when it is not the usual one, so two receivers on one host tell apart.
+            var parts: [String] = []
+            if d.origin != .demo, d.port != 8009, !d.friendlyName.hasSuffix(":\(d.port)") {
+                parts.append(d.host.contains(":") ? "[\(d.host)]:\(d.port)" : "\(d.host):\(d.port)")
+            }
+            if !d.model.isEmpty { parts.append(d.model) }
+            if let status = d.statusText, !status.isEmpty { parts.append(status) }
+            row.subtitle = parts.map { isolateLTRIfAddress($0) }.joined(separator: " · ")
+            let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
+            let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
+            icon.setIconName(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")
+            groupBadge.isVisible = d.isGroup
+            let isConnecting = connection == .connecting(deviceID: d.id) || connection == .reconnecting(deviceID: d.id)
+            let isConnected = connection == .connected(deviceID: d.id)
+            let idle = !isConnecting && !isConnected
+            spinner.isVisible = isConnecting
+            check.isVisible = isConnected
             let forget: Button = ui.get("forget")
-            forget.isVisible = true
+            forget.isVisible = d.origin == .added && idle
             forget.setAccessibleDescription(d.friendlyName)
-            forget.onClicked { [unowned self] in self.model.forget(d) }
-        }
-        if !isConnecting && !isConnected {
-            busy.isVisible = d.isBusy
+            busy.isVisible = idle && d.isBusy
             let button: Button = ui.get("connect")
-            button.isVisible = true
+            button.isVisible = idle
             button.label = d.isBusy ? tr("Join") : tr("Connect")
             button.setAccessibleName(d.isBusy ? tr("Join {0}", d.friendlyName) : tr("Connect to {0}", d.friendlyName))
-            button.onClicked { [unowned self] in self.pick(d) }
-            row.isActivatable = true
-            row.onActivated { [unowned self] in self.pick(d) }
+            row.isActivatable = idle
         }
     }
 
