@@ -70,7 +70,7 @@ extension AppModel {
         do {
             try await body(media)
         } catch {
-            post(error.description)
+            fail(error, device: sessionDeviceName)
         }
     }
 

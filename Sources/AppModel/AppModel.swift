@@ -170,14 +170,6 @@ public final class AppModel {
     public func post(_ text: String, detail: String? = nil, retry deviceID: String? = nil) {
         notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text, detail: detail, retryDeviceID: deviceID)
     }
-
-    /// A sentence a person can act on. Errors that are `CustomStringConvertible` are expected to
-    /// carry such a sentence (CastClient's typed errors do).
-    public static func describe(_ error: any Error) -> String {
-        if let e = error as? CastClientError { return explain(e) }
-        if let e = error as? any CustomStringConvertible { return e.description }
-        return tr("The receiver refused the request.")
-    }
 }
 
 /// What was loaded last, so "Play Again" can load it again.

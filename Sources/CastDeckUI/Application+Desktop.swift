@@ -107,7 +107,7 @@ extension CastDeckApplication {
                 mini.onClosed = { [unowned self] in self.miniPlayerClosed() }
                 desktop.miniPlayer = mini
             } catch {
-                model.post(tr("The mini player could not open: {0}", AppModel.describe(error)))
+                model.post(tr("The mini player could not open."), detail: String(describing: error))
                 return
             }
         }

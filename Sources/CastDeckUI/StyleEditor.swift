@@ -114,10 +114,7 @@ final class StyleEditor {
         let button = ColorButton(color: Self.rgba(style[keyPath: key] ?? fallback), title: title)
         row(group, title, button)
         // Named on its inner button, with the chosen colour as the description (kept current).
-        let describe = { [unowned self] in
-            button.setAccessible(name: title, description: Self.colorDescription(button.color))
-            _ = self
-        }
+        let describe = { button.setAccessible(name: title, description: Self.colorDescription(button.color)) }
         describe()
         button.onColorSet { [unowned self] in
             self.style[keyPath: key] = Self.hex(button.color)
