@@ -7,11 +7,20 @@ cd "$(dirname "$0")/.."
 areas=("$@")
 ((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode)
 bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
+# Everything is logged; every benchmark prints its comparisons as `bench-result:` lines, which
+# Benchmarks/summary.py turns into the table at the end and bench-results.json.
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+failed=()
 for area in "${areas[@]}"; do
+ (
   case $area in
     protocol)
       echo "== protocol: decode the realistic MEDIA_STATUS frame, against pychromecast's decoding path"
-      "$(bin castdeck-bench-protocol)" ;;
+      counter=$(mktemp --suffix=.so)
+      cc -O2 -shared -fPIC -o "$counter" Benchmarks/malloc-count.c
+      LD_PRELOAD="$counter" "$(bin castdeck-bench-protocol)"
+      rm -f "$counter" ;;
     receiver)
       echo "== receiver: simulator round trips"
       "$(bin castdeck-bench-receiver)" ;;
@@ -35,4 +44,10 @@ for area in "${areas[@]}"; do
       ./Benchmarks/transcode/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
+ ) 2>&1 | tee -a "$log" || failed+=("$area")
 done
+python3 Benchmarks/summary.py "$log" bench-results.json
+if ((${#failed[@]})); then
+  echo "benchmark areas that failed: ${failed[*]}" >&2
+  exit 1
+fi

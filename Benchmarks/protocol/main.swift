@@ -1,6 +1,8 @@
 // Decodes the realistic MEDIA_STATUS frame (framing + protobuf + JSON into typed models) in
 // a loop and prints messages per second; in the same run pychromecast's own decoding path
-// (its cast_channel_pb2 + json.loads) does the same work, and the ratio is printed.
+// (its cast_channel_pb2 + json.loads) does the same work, and the ratio is printed. A second
+// baseline is Foundation's JSONDecoder on the same models. With Benchmarks/run.sh's allocator
+// counter preloaded, it also counts allocations per decoded message.
 //   castdeck-bench-protocol [--seconds S] [--rounds N] [--python PATH]
 import CastProtocol
 import Foundation
@@ -23,7 +25,8 @@ while let a = args.next() {
 let fixture = "Tests/CastProtocolTests/Fixtures/media/media-status-realistic.json"
 guard let data = FileManager.default.contents(atPath: fixture),
     let object = try? JSONSerialization.jsonObject(with: data),
-    let compact = try? JSONSerialization.data(withJSONObject: object)
+    // Compact, and with slashes as a receiver writes them (JSON.stringify does not escape '/').
+    let compact = try? JSONSerialization.data(withJSONObject: object, options: [.withoutEscapingSlashes])
 else {
     FileHandle.standardError.write(Data("run from the repository root: \(fixture) not found\n".utf8))
     exit(1)
@@ -38,10 +41,43 @@ _ = FileManager.default.createFile(atPath: framePath, contents: Data(frame))
 func decodeOnce() -> Int {
     var decoder = CastFrameDecoder()
     decoder.append(frame)
-    guard let message = try? decoder.nextMessage(), case .media(.mediaStatus(let s))? = try? message.decoded() else {
-        fatalError("benchmark frame did not decode")
+    let decoded: NamespacedMessage
+    do {
+        guard let message = try decoder.nextMessage() else { fatalError("benchmark frame incomplete") }
+        decoded = try message.decoded()
+    } catch {
+        fatalError("benchmark frame did not decode: \(error)")
     }
+    guard case .media(.mediaStatus(let s)) = decoded else { fatalError("benchmark frame is not a MEDIA_STATUS") }
     return s.status.count
+}
+
+/// The same frame through Foundation's JSONDecoder into the same typed models.
+@inline(never)
+func foundationOnce() -> Int {
+    var decoder = CastFrameDecoder()
+    decoder.append(frame)
+    guard let message = try? decoder.nextMessage(), let text = message.utf8,
+        case .mediaStatus(let s)? = try? JSONDecoder().decode(MediaMessage.self, from: Data(text.utf8))
+    else { fatalError("benchmark frame did not decode with JSONDecoder") }
+    return s.status.count
+}
+
+/// Allocator calls per call of `body`, when malloc-count.so is preloaded.
+func allocations(_ body: () -> Int) -> Double? {
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "castdeck_malloc_calls") else { return nil }
+    let calls = unsafeBitCast(symbol, to: (@convention(c) () -> UInt).self)
+    _ = body()
+    let n = 1000
+    let before = calls()
+    for _ in 0..<n { _ = body() }
+    return Double(calls() - before) / Double(n)
+}
+
+func result(_ name: String, _ ours: Double, _ peer: Double, _ peerName: String, _ unit: String, better: String) {
+    let fields = ["\"area\":\"protocol\"", "\"name\":\"\(name)\"", "\"ours\":\(ours)", "\"peer\":\(peer)",
+                  "\"peer_name\":\"\(peerName)\"", "\"unit\":\"\(unit)\"", "\"better\":\"\(better)\""]
+    print("bench-result: {" + fields.joined(separator: ",") + "}")
 }
 
 /// The same work as json.loads: frame → CastMessage → an untyped JSON tree.
@@ -97,6 +133,7 @@ print("MEDIA_STATUS frame: \(frame.count) bytes (3 tracks, 2 breaks, 4 clips, 5 
 var swiftRates: [Double] = []
 var treeRates: [Double] = []
 var pyRates: [Double] = []
+var foundationRates: [Double] = []
 for round in 1...rounds {
     // Interleave the runs so machine noise hits all of them alike.
     let s = swiftRate(decodeOnce)
@@ -108,11 +145,23 @@ for round in 1...rounds {
         exit(1)
     }
     pyRates.append(py)
-    print(String(format: "round %d: CastDeck typed %.0f msg/s, CastDeck tree %.0f msg/s, pychromecast %.0f msg/s", round, s, t, py))
+    let f = swiftRate(foundationOnce)
+    foundationRates.append(f)
+    print(String(format: "round %d: CastDeck typed %.0f msg/s, CastDeck tree %.0f msg/s, pychromecast %.0f msg/s, JSONDecoder %.0f msg/s", round, s, t, py, f))
 }
-let ms = median(swiftRates), mt = median(treeRates), mp = median(pyRates)
+let ms = median(swiftRates), mt = median(treeRates), mp = median(pyRates), mf = median(foundationRates)
 print(String(format: "median CastDeck, typed models (MediaStatus, tracks, breaks, style): %.0f msg/s", ms))
 print(String(format: "median CastDeck, untyped JSON tree (the work json.loads does):    %.0f msg/s", mt))
 print(String(format: "median pychromecast, cast_channel_pb2 + json.loads (dicts):        %.0f msg/s", mp))
-print(String(format: "ratio typed / pychromecast: %.2f   ratio tree / pychromecast: %.2f", ms / mp, mt / mp))
+print(String(format: "median Foundation JSONDecoder into the same typed models:          %.0f msg/s", mf))
+print(String(format: "ratio typed / pychromecast: %.2f   ratio tree / pychromecast: %.2f   typed / JSONDecoder: %.2f", ms / mp, mt / mp, ms / mf))
+result("decode MEDIA_STATUS frame, typed", ms, mp, "pychromecast (upb protobuf + json.loads)", "msg/s", better: "higher")
+result("decode MEDIA_STATUS frame, untyped tree", mt, mp, "pychromecast (upb protobuf + json.loads)", "msg/s", better: "higher")
+result("decode MEDIA_STATUS frame, typed", ms, mf, "Foundation JSONDecoder", "msg/s", better: "higher")
+if let typed = allocations(decodeOnce), let tree = allocations(parseTreeOnce), let foundation = allocations(foundationOnce) {
+    print(String(format: "allocations per message: typed %.1f, tree %.1f, JSONDecoder %.1f", typed, tree, foundation))
+    result("allocations per decoded MEDIA_STATUS, typed", typed, foundation, "Foundation JSONDecoder", "allocations", better: "lower")
+} else {
+    print("allocations per message: not counted (run through Benchmarks/run.sh, which preloads malloc-count.so)")
+}
 

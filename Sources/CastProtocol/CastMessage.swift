@@ -1,5 +1,3 @@
-import Foundation
-import SwiftProtobuf
 
 /// The payload of a Cast message: UTF-8 text (JSON on every Google namespace) or bytes.
 public enum CastPayload: Sendable, Hashable {
@@ -44,61 +42,213 @@ public struct CastMessage: Sendable, Hashable {
 
     /// Serializes the protobuf body (without the 4-byte length).
     public func serializedBody() -> [UInt8] {
-        var m = ProtoCastMessage()
-        m.protocolVersion = ProtoCastMessage.ProtocolVersion(rawValue: protocolVersion) ?? .castv210
-        m.sourceID = sourceID
-        m.destinationID = destinationID
-        m.namespace = namespace
-        switch payload {
-        case .string(let s):
-            m.payloadType = .string
-            m.payloadUtf8 = s
-        case .binary(let b):
-            m.payloadType = .binary
-            m.payloadBinary = Data(b)
-        }
-        // Every required field is set above, so serialization cannot fail.
-        return (try? m.serializedBytes()) ?? []
-    }
-
-    /// Parses and validates a protobuf body as Chromium does: all required fields present,
-    /// source, destination and namespace non-empty, and the payload field matching its type.
-    public init(serializedBody body: some Collection<UInt8>) throws(CastProtocolError) {
-        let m: ProtoCastMessage
-        do {
-            m = try ProtoCastMessage(serializedBytes: Array(body))
-        } catch {
-            throw .malformedMessage(reason: Self.describe(error))
-        }
-        guard !m.sourceID.isEmpty else { throw .missingField("source id") }
-        guard !m.destinationID.isEmpty else { throw .missingField("destination id") }
-        guard !m.namespace.isEmpty else { throw .missingField("namespace") }
-        switch m.payloadType {
-        case .string:
-            guard m.hasPayloadUtf8 else { throw .payloadMismatch(expected: "text") }
-            payload = .string(m.payloadUtf8)
-        case .binary:
-            guard m.hasPayloadBinary else { throw .payloadMismatch(expected: "binary") }
-            payload = .binary(Array(m.payloadBinary))
-        }
-        protocolVersion = m.protocolVersion.rawValue
-        sourceID = m.sourceID
-        destinationID = m.destinationID
-        namespace = m.namespace
+        var out: [UInt8] = []
+        out.reserveCapacity(bodySize)
+        writeBody(into: &out)
+        return out
     }
 
     /// The whole frame: 4-byte big-endian length followed by the body.
     public func framed() throws(CastProtocolError) -> [UInt8] {
-        try CastFraming.frame(serializedBody())
+        let size = bodySize
+        guard size <= CastFraming.maxBodyLength else { throw .messageTooLarge(bytes: size) }
+        var out: [UInt8] = []
+        out.reserveCapacity(CastFraming.headerLength + size)
+        out.append(UInt8(truncatingIfNeeded: size >> 24))
+        out.append(UInt8(truncatingIfNeeded: size >> 16))
+        out.append(UInt8(truncatingIfNeeded: size >> 8))
+        out.append(UInt8(truncatingIfNeeded: size))
+        writeBody(into: &out)
+        return out
     }
 
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case BinaryDecodingError.missingRequiredFields: "a required field is missing"
-        case BinaryDecodingError.truncated: "the protobuf body is truncated"
-        case BinaryDecodingError.malformedProtobuf: "the protobuf body is malformed"
-        case BinaryDecodingError.invalidUTF8: "a text field is not valid UTF-8"
-        default: "the protobuf body is invalid (\(error))"
+    // The envelope is six fields, written by hand in field order, as protoc-generated code
+    // writes them (proto2: the required enums are written even when 0). The schema is
+    // Proto/cast_channel.proto; the generated `ProtoCastMessage` stays as its reference
+    // (ProtobufEnvelopeTests compares both ways).
+
+    private var wireProtocolVersion: UInt64 { (0...3).contains(protocolVersion) ? UInt64(protocolVersion) : 0 }
+
+    private var bodySize: Int {
+        func field(_ n: Int) -> Int { 1 + ProtoWire.varintSize(UInt64(n)) + n }
+        var size = 3 + ProtoWire.varintSize(wireProtocolVersion)  // with payload_type (2 bytes)
+        size += field(sourceID.utf8.count) + field(destinationID.utf8.count) + field(namespace.utf8.count)
+        switch payload {
+        case .string(let s): size += field(s.utf8.count)
+        case .binary(let b): size += field(b.count)
+        }
+        return size
+    }
+
+    private func writeBody(into out: inout [UInt8]) {
+        func string(_ tag: UInt8, _ s: String) {
+            out.append(tag)
+            ProtoWire.appendVarint(UInt64(s.utf8.count), to: &out)
+            out.append(contentsOf: s.utf8)
+        }
+        out.append(0x08)
+        ProtoWire.appendVarint(wireProtocolVersion, to: &out)
+        string(0x12, sourceID)
+        string(0x1A, destinationID)
+        string(0x22, namespace)
+        switch payload {
+        case .string(let s):
+            out.append(contentsOf: [0x28, 0x00])
+            string(0x32, s)
+        case .binary(let b):
+            out.append(contentsOf: [0x28, 0x01, 0x3A])
+            ProtoWire.appendVarint(UInt64(b.count), to: &out)
+            out.append(contentsOf: b)
+        }
+    }
+
+    /// Parses and validates a protobuf body as Chromium does: all required fields present,
+    /// source, destination and namespace non-empty, and the payload field matching its type.
+    /// The text payload is the one copy made of the body's bytes.
+    public init(serializedBody body: some Collection<UInt8>) throws(CastProtocolError) {
+        let parsed: Result<ProtoWire.Envelope, ProtoWire.Failure> =
+            body.withContiguousStorageIfAvailable { b in Result { () throws(ProtoWire.Failure) in try ProtoWire.Envelope(parsing: b) } }
+            ?? Array(body).withUnsafeBufferPointer { b in Result { () throws(ProtoWire.Failure) in try ProtoWire.Envelope(parsing: b) } }
+        let m: ProtoWire.Envelope
+        switch parsed {
+        case .success(let e): m = e
+        case .failure(let f): throw .malformedMessage(reason: f.reason)
+        }
+        guard let version = m.protocolVersion, let source = m.sourceID, let destination = m.destinationID,
+            let namespace = m.namespace, let payloadType = m.payloadType
+        else { throw .malformedMessage(reason: ProtoWire.Failure.missingRequired.reason) }
+        guard !source.isEmpty else { throw .missingField("source id") }
+        guard !destination.isEmpty else { throw .missingField("destination id") }
+        guard !namespace.isEmpty else { throw .missingField("namespace") }
+        if payloadType == 0 {
+            guard let text = m.payloadUTF8 else { throw .payloadMismatch(expected: "text") }
+            payload = .string(text)
+        } else {
+            guard let bytes = m.payloadBinary else { throw .payloadMismatch(expected: "binary") }
+            payload = .binary(bytes)
+        }
+        protocolVersion = version
+        sourceID = source
+        destinationID = destination
+        self.namespace = namespace
+    }
+}
+
+/// Protocol-buffer wire format for the CastMessage envelope.
+enum ProtoWire {
+    enum Failure: Error {
+        case truncated, malformed, invalidUTF8, missingRequired
+
+        var reason: String {
+            switch self {
+            case .truncated: "the protobuf body is truncated"
+            case .malformed: "the protobuf body is malformed"
+            case .invalidUTF8: "a text field is not valid UTF-8"
+            case .missingRequired: "a required field is missing"
+            }
+        }
+    }
+
+    static func varintSize(_ v: UInt64) -> Int {
+        var n = 1
+        var v = v >> 7
+        while v != 0 { n += 1; v >>= 7 }
+        return n
+    }
+
+    static func appendVarint(_ v: UInt64, to out: inout [UInt8]) {
+        var v = v
+        while v >= 0x80 {
+            out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+            v >>= 7
+        }
+        out.append(UInt8(v))
+    }
+
+    /// The fields of one CastMessage body; nil where the body does not set them. Values of
+    /// the two enums outside their definitions count as not set, as in proto2.
+    struct Envelope {
+        var protocolVersion: Int?
+        var sourceID: String?
+        var destinationID: String?
+        var namespace: String?
+        var payloadType: Int?
+        var payloadUTF8: String?
+        var payloadBinary: [UInt8]?
+
+        init(parsing b: UnsafeBufferPointer<UInt8>) throws(Failure) {
+            var i = 0
+            func varint() throws(Failure) -> UInt64 {
+                var result: UInt64 = 0
+                var shift: UInt64 = 0
+                while true {
+                    guard i < b.count else { throw .truncated }
+                    let byte = b[i]
+                    i += 1
+                    if shift == 63, byte > 1 { throw .malformed }
+                    result |= UInt64(byte & 0x7F) << shift
+                    if byte < 0x80 { return result }
+                    shift += 7
+                    guard shift <= 63 else { throw .malformed }
+                }
+            }
+            func span() throws(Failure) -> UnsafeBufferPointer<UInt8> {
+                let n = try varint()
+                guard n <= UInt64(b.count - i) else { throw .truncated }
+                defer { i += Int(n) }
+                return UnsafeBufferPointer(rebasing: b[i..<(i + Int(n))])
+            }
+            func text() throws(Failure) -> String {
+                guard let s = String(validating: try span(), as: UTF8.self) else { throw .invalidUTF8 }
+                return s
+            }
+            func skip(_ wireType: UInt64, field: UInt64, depth: Int) throws(Failure) {
+                switch wireType {
+                case 0: _ = try varint()
+                case 1:
+                    guard b.count - i >= 8 else { throw .truncated }
+                    i += 8
+                case 2: _ = try span()
+                case 5:
+                    guard b.count - i >= 4 else { throw .truncated }
+                    i += 4
+                case 3:
+                    // A group: skip its fields up to the matching end tag.
+                    guard depth < 64 else { throw .malformed }
+                    while true {
+                        let tag = try varint()
+                        if tag & 7 == 4 {
+                            guard tag >> 3 == field else { throw .malformed }
+                            return
+                        }
+                        guard tag >> 3 != 0 else { throw .malformed }
+                        try skip(tag & 7, field: tag >> 3, depth: depth + 1)
+                    }
+                default: throw .malformed
+                }
+            }
+            while i < b.count {
+                let tag = try varint()
+                let field = tag >> 3
+                let wireType = tag & 7
+                guard field != 0, tag <= UInt64(UInt32.max) else { throw .malformed }
+                switch (field, wireType) {
+                case (1, 0):
+                    let v = try varint()
+                    if v <= 3 { protocolVersion = Int(v) }
+                case (5, 0):
+                    let v = try varint()
+                    if v <= 1 { payloadType = Int(v) }
+                case (2, 2): sourceID = try text()
+                case (3, 2): destinationID = try text()
+                case (4, 2): namespace = try text()
+                case (6, 2): payloadUTF8 = try text()
+                case (7, 2): payloadBinary = Array(try span())
+                // A known number with another wire type is kept as an unknown field by
+                // protoc-generated parsers, so it is skipped here too.
+                default: try skip(wireType, field: field, depth: 0)
+                }
+            }
         }
     }
 }

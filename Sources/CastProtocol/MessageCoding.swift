@@ -17,8 +17,26 @@ public enum CastJSON {
         try decode(type, fromUTF8: Array(data), namespace: namespace)
     }
 
-    /// Parses the bytes with CastProtocol's own strict parser, then maps the tree onto `T`.
+    /// Decodes UTF-8 JSON bytes with CastProtocol's own strict parser.
     public static func decode<T: Decodable>(_ type: T.Type, fromUTF8 bytes: some Collection<UInt8>, namespace: String) throws(CastProtocolError) -> T {
+        if T.self == MediaMessage.self, let message = readMediaStatus(bytes) { return message as! T }
+        return try decodeThroughTree(type, fromUTF8: bytes, namespace: namespace)
+    }
+
+    /// MEDIA_STATUS, the answer to every media command, read in one pass from the bytes
+    /// (JSONParser+Reading.swift); nil for any other message and for anything the reader
+    /// leaves to the tree, which then decodes it or says what is wrong.
+    @_spi(Reference) public static func readMediaStatus(_ bytes: some Collection<UInt8>) -> MediaMessage? {
+        bytes.withContiguousStorageIfAvailable { buffer -> MediaMessage? in
+            var p = JSONParser(bytes: buffer)
+            guard let message = try? MediaMessage.readStatus(&p) else { return nil }
+            p.skipWhitespace()
+            return p.index == buffer.count ? message : nil
+        } ?? nil
+    }
+
+    /// Parses the bytes into a tree, then maps the tree onto `T` through Codable.
+    @_spi(Reference) public static func decodeThroughTree<T: Decodable>(_ type: T.Type, fromUTF8 bytes: some Collection<UInt8>, namespace: String) throws(CastProtocolError) -> T {
         let tree: JSONValue
         do {
             tree = try JSONValue(parsing: bytes)

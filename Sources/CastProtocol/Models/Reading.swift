@@ -1,0 +1,401 @@
+// The one-pass readers of the media-status models (see JSONParser+Reading.swift).
+// Each mirrors its type's Codable decoding member for member: the same wire names, the same
+// optional fields, null read as absent; a required field that is missing makes the reader give
+// up, and the tree path then reports it with its path. `FastPathEquivalenceTests` checks
+// that both paths agree.
+
+extension Volume: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "level": level = try r.optionalDouble()
+            case "muted": muted = try r.optionalBool()
+            case "controlType": controlType = try r.optionalString()
+            case "stepInterval": stepInterval = try r.optionalDouble()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension CastImage: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var url: String?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "url": url = try r.readString()
+            case "width": width = try r.optionalInt()
+            case "height": height = try r.optionalInt()
+            default: try r.skipValue()
+            }
+        }
+        guard let url else { throw r.fail("missing url") }
+        self.url = url
+    }
+}
+
+extension MediaMetadata: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        var type: MetadataType?
+        var airdate: String?
+        var airDate: String?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "metadataType": type = try r.takeNull() ? nil : MetadataType(rawValue: try r.readInt())
+            case "title": title = try r.optionalString()
+            case "subtitle": subtitle = try r.optionalString()
+            case "images": images = try r.optionalArray(of: CastImage.self)
+            case "releaseDate": releaseDate = try r.optionalString()
+            case "releaseYear": releaseYear = try r.optionalInt()
+            case "studio": studio = try r.optionalString()
+            case "seriesTitle": seriesTitle = try r.optionalString()
+            case "season": season = try r.optionalInt()
+            case "episode": episode = try r.optionalInt()
+            case "originalAirdate": airdate = try r.optionalString()
+            case "originalAirDate": airDate = try r.optionalString()
+            case "episodeTitle": episodeTitle = try r.optionalString()
+            case "seasonNumber": seasonNumber = try r.optionalInt()
+            case "episodeNumber": episodeNumber = try r.optionalInt()
+            case "albumName": albumName = try r.optionalString()
+            case "albumArtist": albumArtist = try r.optionalString()
+            case "artist": artist = try r.optionalString()
+            case "artistName": artistName = try r.optionalString()
+            case "composer": composer = try r.optionalString()
+            case "songName": songName = try r.optionalString()
+            case "trackNumber": trackNumber = try r.optionalInt()
+            case "discNumber": discNumber = try r.optionalInt()
+            case "location": location = try r.optionalString()
+            case "latitude": latitude = try r.optionalDouble()
+            case "longitude": longitude = try r.optionalDouble()
+            case "width": width = try r.optionalInt()
+            case "height": height = try r.optionalInt()
+            case "creationDateTime": creationDateTime = try r.optionalString()
+            case "bookTitle": bookTitle = try r.optionalString()
+            case "chapterNumber": chapterNumber = try r.optionalInt()
+            case "chapterTitle": chapterTitle = try r.optionalString()
+            default: try r.skipValue()
+            }
+        }
+        metadataType = type ?? .generic
+        originalAirdate = airdate ?? airDate
+    }
+}
+
+extension MediaTrack: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var id: Int?
+        var type: TrackType?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "trackId": id = try r.readInt()
+            case "type": type = try r.readEnum(TrackType.self)
+            case "subtype": subtype = try r.optionalEnum(TextTrackType.self)
+            case "trackContentId": trackContentId = try r.optionalString()
+            case "trackContentType": trackContentType = try r.optionalString()
+            case "name": name = try r.optionalString()
+            case "language": language = try r.optionalString()
+            case "roles": roles = try r.optionalStrings()
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+        guard let id, let type else { throw r.fail("missing trackId or type") }
+        trackId = id
+        self.type = type
+    }
+}
+
+extension TextTrackStyle: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "foregroundColor": foregroundColor = try r.optionalString()
+            case "backgroundColor": backgroundColor = try r.optionalString()
+            case "edgeType": edgeType = try r.optionalEnum(TextTrackEdgeType.self)
+            case "edgeColor": edgeColor = try r.optionalString()
+            case "fontScale": fontScale = try r.optionalDouble()
+            case "fontFamily": fontFamily = try r.optionalString()
+            case "fontGenericFamily": fontGenericFamily = try r.optionalEnum(TextTrackFontGenericFamily.self)
+            case "fontStyle": fontStyle = try r.optionalEnum(TextTrackFontStyle.self)
+            case "windowType": windowType = try r.optionalEnum(TextTrackWindowType.self)
+            case "windowColor": windowColor = try r.optionalString()
+            case "windowRoundedCornerRadius": windowRoundedCornerRadius = try r.optionalDouble()
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension AdBreak: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var id: String?
+        var position: Double?
+        var clips: [String]?
+        var watched: Bool?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "id": id = try r.readString()
+            case "position": position = try r.readDouble()
+            case "breakClipIds":
+                guard let ids = try r.optionalStrings() else { throw r.fail("breakClipIds is null") }
+                clips = ids
+            case "duration": duration = try r.optionalDouble()
+            case "isWatched": watched = try r.optionalBool()
+            case "isEmbedded": isEmbedded = try r.optionalBool()
+            default: try r.skipValue()
+            }
+        }
+        guard let id, let position, let clips else { throw r.fail("missing id, position or breakClipIds") }
+        self.id = id
+        self.position = position
+        breakClipIds = clips
+        isWatched = watched
+    }
+}
+
+extension AdsRequest: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "adTagUrl": adTagUrl = try r.optionalString()
+            case "adsResponse": adsResponse = try r.optionalString()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension AdBreakClip: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var id: String?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "id": id = try r.readString()
+            case "title": title = try r.optionalString()
+            case "contentId": contentId = try r.optionalString()
+            case "contentUrl": contentUrl = try r.optionalString()
+            case "contentType": contentType = try r.optionalString()
+            case "duration": duration = try r.optionalDouble()
+            case "whenSkippable": whenSkippable = try r.optionalDouble()
+            case "posterUrl": posterUrl = try r.optionalString()
+            case "clickThroughUrl": clickThroughUrl = try r.optionalString()
+            case "hlsSegmentFormat": hlsSegmentFormat = try r.optionalString()
+            case "vastAdsRequest": vastAdsRequest = try r.optional(AdsRequest.self)
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+        guard let id else { throw r.fail("missing id") }
+        self.id = id
+    }
+}
+
+extension BreakStatus: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "breakId": breakId = try r.optionalString()
+            case "breakClipId": breakClipId = try r.optionalString()
+            case "currentBreakTime": currentBreakTime = try r.optionalDouble()
+            case "currentBreakClipTime": currentBreakClipTime = try r.optionalDouble()
+            case "whenSkippable": whenSkippable = try r.optionalDouble()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension MediaInformation: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var id: String?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "contentId": id = try r.readString()
+            case "contentUrl": contentUrl = try r.optionalString()
+            case "streamType": streamType = try r.optionalEnum(StreamType.self)
+            case "contentType": contentType = try r.optionalString()
+            case "metadata": metadata = try r.optional(MediaMetadata.self)
+            case "duration": duration = try r.optionalDouble()
+            case "tracks": tracks = try r.optionalArray(of: MediaTrack.self)
+            case "textTrackStyle": textTrackStyle = try r.optional(TextTrackStyle.self)
+            case "breaks": breaks = try r.optionalArray(of: AdBreak.self)
+            case "breakClips": breakClips = try r.optionalArray(of: AdBreakClip.self)
+            case "vmapAdsRequest": vmapAdsRequest = try r.optional(AdsRequest.self)
+            case "hlsSegmentFormat": hlsSegmentFormat = try r.optionalString()
+            case "entity": entity = try r.optionalString()
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+        guard let id else { throw r.fail("missing contentId") }
+        contentId = id
+    }
+}
+
+extension QueueItem: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "itemId": itemId = try r.optionalInt()
+            case "media": media = try r.optional(MediaInformation.self)
+            case "autoplay": autoplay = try r.optionalBool()
+            case "startTime": startTime = try r.optionalDouble()
+            case "playbackDuration": playbackDuration = try r.optionalDouble()
+            case "preloadTime": preloadTime = try r.optionalDouble()
+            case "activeTrackIds": activeTrackIds = try r.optionalInts()
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension QueueData: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "id": id = try r.optionalString()
+            case "name": name = try r.optionalString()
+            case "description": description = try r.optionalString()
+            case "entity": entity = try r.optionalString()
+            case "queueType": queueType = try r.optionalString()
+            case "repeatMode": repeatMode = try r.optionalEnum(RepeatMode.self)
+            case "shuffle": shuffle = try r.optionalBool()
+            case "items": items = try r.optionalArray(of: QueueItem.self)
+            case "startIndex": startIndex = try r.optionalInt()
+            case "startTime": startTime = try r.optionalDouble()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension LiveSeekableRange: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "start": start = try r.optionalDouble()
+            case "end": end = try r.optionalDouble()
+            case "isMovingWindow": isMovingWindow = try r.optionalBool()
+            case "isLiveDone": isLiveDone = try r.optionalBool()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension VideoInfo: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "width": width = try r.optionalInt()
+            case "height": height = try r.optionalInt()
+            case "hdrType": hdrType = try r.optionalString()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension ExtendedMediaStatus: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        self.init()
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "playerState": playerState = try r.optionalEnum(PlayerState.self)
+            case "media": media = try r.optional(MediaInformation.self)
+            case "mediaSessionId": mediaSessionId = try r.optionalInt()
+            default: try r.skipValue()
+            }
+        }
+    }
+}
+
+extension MediaStatus: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var session: Int?
+        var state: PlayerState?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "mediaSessionId": session = try r.readInt()
+            case "playerState": state = try r.readEnum(PlayerState.self)
+            case "idleReason": idleReason = try r.optionalEnum(IdleReason.self)
+            case "currentTime": currentTime = try r.optionalDouble()
+            case "playbackRate": playbackRate = try r.optionalDouble()
+            case "supportedMediaCommands":
+                supportedMediaCommands = try r.takeNull() ? nil : MediaCommands(rawValue: try r.readInt())
+            case "volume": volume = try r.optional(Volume.self)
+            case "activeTrackIds": activeTrackIds = try r.optionalInts()
+            case "media": media = try r.optional(MediaInformation.self)
+            case "breakStatus": breakStatus = try r.optional(BreakStatus.self)
+            case "currentItemId": currentItemId = try r.optionalInt()
+            case "loadingItemId": loadingItemId = try r.optionalInt()
+            case "preloadedItemId": preloadedItemId = try r.optionalInt()
+            case "items": items = try r.optionalArray(of: QueueItem.self)
+            case "repeatMode": repeatMode = try r.optionalEnum(RepeatMode.self)
+            case "queueData": queueData = try r.optional(QueueData.self)
+            case "liveSeekableRange": liveSeekableRange = try r.optional(LiveSeekableRange.self)
+            case "videoInfo": videoInfo = try r.optional(VideoInfo.self)
+            case "extendedStatus": extendedStatus = try r.optional(ExtendedMediaStatus.self)
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+        guard let session, let state else { throw r.fail("missing mediaSessionId or playerState") }
+        mediaSessionId = session
+        playerState = state
+    }
+}
+
+extension MediaMessage {
+    /// MEDIA_STATUS read in one pass. The `type` may come after `status` (senders that sort
+    /// keys put it last), so `status` is read when it comes; nil when the message is of
+    /// another type, which the tree path decodes.
+    static func readStatus(_ r: inout JSONParser) throws(JSONParser.Failure) -> MediaMessage? {
+        var isStatus: Bool?
+        var requestId: Int?
+        var status: [MediaStatus]?
+        var customData: JSONValue?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "type":
+                guard try !r.takeNull() else { return nil }
+                isStatus = try r.readString() == "MEDIA_STATUS"
+                if isStatus == false { return nil }
+            case "requestId": requestId = try r.optionalInt()
+            case "status":
+                if isStatus == nil, try r.peek() != UInt8(ascii: "[") { return nil }
+                status = try r.optionalArray(of: MediaStatus.self)
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+        guard isStatus == true, let status else { return nil }
+        return .mediaStatus(MediaStatusMessage(requestId: requestId, status: status, customData: customData))
+    }
+}
