@@ -2,6 +2,7 @@
 # SPDX-FileCopyrightText: CastDeck contributors
 """Runs inside mdns-sandbox (see run.sh). Prints one line per tool and the ratio of medians."""
 
+import json
 import os
 import signal
 import statistics
@@ -100,6 +101,11 @@ def main():
         print(f"  pychromecast 14.0.10 (python-zeroconf):    median {m2_theirs * 1000:7.1f} ms  "
               f"(min {min(theirs2) * 1000:.1f}, max {max(theirs2) * 1000:.1f})")
         print(f"  ratio pychromecast / castctl: {m2_theirs / m2_ours:.1f}x")
+        for name, ours_ms, theirs_ms in (("first device listed, device on this host", m_ours, m_theirs),
+                                         ("first device listed, device on the other host", m2_ours, m2_theirs)):
+            print("bench-result: " + json.dumps({"area": "discovery", "name": name, "ours": ours_ms * 1000,
+                                                  "peer": theirs_ms * 1000, "peer_name": "pychromecast (python-zeroconf)",
+                                                  "unit": "ms", "better": "lower"}))
     finally:
         if sim.poll() is None:
             sim.send_signal(signal.SIGTERM)

@@ -15,6 +15,7 @@ swift build -c release --product castctl >/dev/null
 ./scripts/build-data.sh >/dev/null
 bin="$(swift build -c release --show-bin-path)"
 work="$(mktemp -d)"
+source Benchmarks/lib.sh
 cc -O2 -o "$work/baseline" Benchmarks/gui/baseline.c $(pkg-config --cflags --libs libadwaita-1)
 
 if [[ -z "${CASTDECK_BENCH_INNER:-}" ]]; then
@@ -46,6 +47,8 @@ sf=$(cut -d' ' -f1 "$work/swift.txt" | median); sr=$(cut -d' ' -f2 "$work/swift.
 cf=$(cut -d' ' -f1 "$work/c.txt" | median); cr=$(cut -d' ' -f2 "$work/c.txt" | median)
 echo "first frame (median of $runs): castdeck ${sf} ms, C baseline ${cf} ms, ratio $(awk -v a="$sf" -v b="$cf" 'BEGIN{printf "%.2f", a/b}')"
 echo "peak RSS    (median of $runs): castdeck $((sr / 1024)) MiB, C baseline $((cr / 1024)) MiB, ratio $(awk -v a="$sr" -v b="$cr" 'BEGIN{printf "%.2f", a/b}')"
+result gui "window start → first frame" "$sf" "$cf" "C GTK 4 + libadwaita window" ms lower
+result gui "window peak RSS" "$(awk -v a="$sr" 'BEGIN{print a/1024}')" "$(awk -v a="$cr" 'BEGIN{print a/1024}')" "C GTK 4 + libadwaita window" MiB lower
 
 # CPU while paused.
 "$bin/castctl" receiver --port 0 >"$work/rx.out" 2>/dev/null & pids+=($!)
@@ -54,10 +57,22 @@ dev=$(sed -n 's/^listening on //p' "$work/rx.out")
 "$bin/castctl" cast --device "$dev" https://example.invalid/bbb.mp4 --title "Big Buck Bunny" >/dev/null
 "$bin/castctl" pause --device "$dev" >/dev/null
 "$bin/castdeck" --device "$dev" >/dev/null 2>&1 & app=$!; pids+=($app)
+# The peer: castctl watch, a sender that only keeps the connection and heartbeat alive and
+# prints what changes — the least a connected sender must do while nothing plays.
+"$bin/castctl" watch --device "$dev" >/dev/null 2>&1 & watcher=$!; pids+=($watcher)
 sleep 5   # joined and rendered
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-a0=$(ticks $app); r0=$(ticks "${pids[1]}")
+# Context switches of every thread: each is a wake-up.
+switches() { cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches/ {n += $2} END {print n}'; }
+a0=$(ticks $app); w0=$(ticks $watcher); r0=$(ticks "${pids[1]}")
+as0=$(switches $app); ws0=$(switches $watcher)
 sleep "$idle_seconds"
-a1=$(ticks $app); r1=$(ticks "${pids[1]}")
+a1=$(ticks $app); w1=$(ticks $watcher); r1=$(ticks "${pids[1]}")
+as1=$(switches $app); ws1=$(switches $watcher)
 hz=$(getconf CLK_TCK)
-echo "paused session for ${idle_seconds} s: castdeck used $(( (a1 - a0) * 1000 / hz )) ms CPU; the receiver process $(( (r1 - r0) * 1000 / hz )) ms"
+acpu=$(( (a1 - a0) * 1000 / hz )); wcpu=$(( (w1 - w0) * 1000 / hz ))
+echo "paused session for ${idle_seconds} s: castdeck used ${acpu} ms CPU and $((as1 - as0)) wake-ups (context switches, all threads);"
+echo "  castctl watch on the same session ${wcpu} ms CPU and $((ws1 - ws0)) wake-ups; the receiver process $(( (r1 - r0) * 1000 / hz )) ms"
+# CPU ticks are 10 ms: a count of 0 is reported as half a tick so ratios stay finite.
+result gui "paused session, CPU over ${idle_seconds} s" "$(awk -v a="$acpu" 'BEGIN{print a ? a : 5}')" "$(awk -v a="$wcpu" 'BEGIN{print a ? a : 5}')" "castctl watch (heartbeat only)" ms lower
+result gui "paused session, wake-ups over ${idle_seconds} s" "$((as1 - as0))" "$((ws1 - ws0))" "castctl watch (heartbeat only)" "context switches" lower

@@ -57,6 +57,10 @@ func url(_ path: String) -> String { "http://127.0.0.1:\(port)\(path)" }
 let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-bench-imagecache-\(getpid())").path
 defer { try? FileManager.default.removeItem(atPath: scratch) }
 
+/// One comparison for the summary table of Benchmarks/run.sh (times in ms, lower is better).
+func benchResult(_ name: String, _ ours: Double, _ peer: Double, _ peerName: String) {
+    print(#"bench-result: {"area":"imagecache","name":"\#(name)","ours":\#(ours),"peer":\#(peer),"peer_name":"\#(peerName)","unit":"ms","better":"lower"}"#)
+}
 print("ImageCache benchmark (\(iterations) hit iterations)")
 
 // MARK: 1. Hit latency
@@ -143,6 +147,7 @@ do {
     print("   open after clean shutdown (index + journal parse) median \(ms(percentile(opens, 0.5)))  max \(ms(opens.max()!))")
     print("   open after a crash (+ orphan sweep of 20,000 files) median \(ms(percentile(sweeps, 0.5)))")
     print("   peer: read the index file only    median \(ms(percentile(reads, 0.5)))")
+    benchResult("open a cache of 10,000 entries", Double(percentile(opens, 0.5)) / 1e6, Double(percentile(reads, 0.5)) / 1e6, "reading the index file only")
 }
 
 // MARK: 3. Miss-path overhead
@@ -178,6 +183,7 @@ do {
     await cache.shutdown()
     let rawMedian = percentile(raw, 0.5)
     let missMedian = percentile(miss, 0.5)
+    benchResult("miss: 600×600 PNG → 96×96 thumbnail", Double(missMedian) / 1e6, Double(rawMedian) / 1e6, "the raw download alone")
     print("3. miss path, 600x600 PNG -> 96x96 thumbnail, \(rounds) rounds (\(stats.downloads) downloads):")
     print("   raw download (peer)  median \(ms(rawMedian))")
     print("   cache miss           median \(ms(missMedian))")

@@ -103,6 +103,11 @@ for name in castdeck nginx catt; do printf '  %-10s %12s %16s\n' "$name" "${r1[$
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 printf '  castdeck / nginx: %s (1 reader), %s (4 readers)\n' "$(ratio "${r1[castdeck]}" "${r1[nginx]}")" "$(ratio "${r4[castdeck]}" "${r4[nginx]}")"
 printf '  castdeck / catt:  %s (1 reader), %s (4 readers)\n' "$(ratio "${r1[castdeck]}" "${r1[catt]}")" "$(ratio "${r4[castdeck]}" "${r4[catt]}")"
+source Benchmarks/lib.sh
+for peer in nginx catt; do
+  result localmedia "serve 1 GiB, 1 reader" "${r1[castdeck]}" "${r1[$peer]}" "$peer" MB/s higher
+  result localmedia "serve 1 GiB, 4 range readers" "${r4[castdeck]}" "${r4[$peer]}" "$peer" MB/s higher
+done
 
 # --- castctl cast FILE → PLAYING, against the fetching simulator
 ffmpeg -v error -nostdin -y -f lavfi -i testsrc=size=320x240:rate=10:duration=30 -f lavfi -i sine=duration=30 -c:v libx264 \

@@ -23,6 +23,7 @@ cd "$(dirname "$0")/../.."
 DURATION=${DURATION:-40}
 LONG=${LONG:-600}
 for tool in ffmpeg ffprobe curl setpriv; do command -v $tool >/dev/null || { echo "$tool is needed" >&2; exit 1; }; done
+source Benchmarks/lib.sh
 CASTCTL=${CASTCTL:-$(swift build -c release --product castctl >/dev/null && echo "$(swift build -c release --show-bin-path)/castctl")}
 work=$(mktemp -d /tmp/castdeck-bench-transcode.XXXXXX)
 export XDG_CACHE_HOME="$work/cache"
@@ -151,5 +152,6 @@ PY
   printf '%-6s %4.0f s  CastDeck: first %6ss  seek %6ss  cpu %6s s/min   gnomecast: first %6ss  seek 0  cpu %6s s/min   first-segment ratio %sx\n' \
     "$c" "$len" "${first[$c]}" "${seek[$c]}" "${cpu[$c]}" "${gfirst[$c]}" "${gcpu[$c]}" \
     "$(python3 -c "print(f'{${gfirst[$c]} / max(${first[$c]}, 0.01):.1f}')")"
+  result transcode "$c ${len%.*} s 1080p: wait until the device can start" "${first[$c]}" "${gfirst[$c]}" "gnomecast (whole file first)" s lower
 done
 echo "(first: time until the device can start; ratio = gnomecast's wait / CastDeck's wait. x264 preset: CastDeck veryfast, gnomecast's -c:v h264 = libx264 medium.)"

@@ -133,9 +133,13 @@ public actor CastConnection {
             }
         })
         tasks.append(Task { [weak self] in
+            // Wakes only when something is due (the next PING, or the moment the link would
+            // count as silent), so an idle connection costs one wake-up per heartbeat.
+            var wait = Duration.milliseconds(250)
             while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(250))
-                guard let self, await self.heartbeatTick() else { return }
+                try? await Task.sleep(for: wait)
+                guard let self, let next = await self.heartbeatTick() else { return }
+                wait = max(next, .milliseconds(50))
             }
         })
     }
@@ -310,20 +314,23 @@ public actor CastConnection {
         }
     }
 
-    /// Returns false once the link is closed.
-    private func heartbeatTick() async -> Bool {
-        guard closeReason == nil else { return false }
+    /// Sends the PING that is due and notices a silent link; returns how long until the next
+    /// check is needed, or nil once the link is closed.
+    private func heartbeatTick() async -> Duration? {
+        guard closeReason == nil else { return nil }
         let now = ContinuousClock.now
         if now - lastHeard >= configuration.heartbeatTimeout {
             logger.info("heartbeat lost")
             await close(reason: .heartbeatTimeout(seconds: configuration.heartbeatTimeout.seconds))
-            return false
+            return nil
         }
         if now - lastPing >= configuration.heartbeatInterval {
             lastPing = now
             try? await send(CastMessage(source: CastEndpoint.sender, destination: CastEndpoint.receiver, HeartbeatMessage.ping))
         }
-        return true
+        let nextPing = lastPing + configuration.heartbeatInterval
+        let silentAt = lastHeard + configuration.heartbeatTimeout
+        return min(nextPing, silentAt) - ContinuousClock.now
     }
 
     // MARK: closing

@@ -104,21 +104,32 @@ public final class MainWindow {
             self.actions.refresh()
             self.mini.render()
             self.expanded.render()
+            self.updateClock()
         })
-        // Interpolated position and ad countdowns: redraw twice a second while something plays.
+    }
+
+    /// Interpolated position and ad countdowns: redrawn twice a second, only while something
+    /// plays and the window is shown; otherwise no timer runs and an idle window sleeps.
+    private var clockWanted: Bool { (model.isPlaying || model.isPlayingAd) && window.asWindow.isVisible }
+
+    private func updateClock() {
+        guard tick == 0, clockWanted else { return }
         tick = GLibSource.timeout(ms: 500) { [weak self] in
             guard let self else { return false }
-            if self.model.isPlaying || self.model.isPlayingAd {
-                self.actions.refresh()
-                self.mini.renderProgress()
-                self.expanded.renderProgress()
+            guard self.clockWanted else {
+                self.tick = 0
+                return false
             }
+            self.actions.refresh()
+            self.mini.renderProgress()
+            self.expanded.renderProgress()
             return true
         }
     }
 
     func present() {
         window.asWindow.present()
+        updateClock()
     }
 
     // MARK: files from this computer

@@ -40,15 +40,28 @@ final class MiniPlayer {
         tokens.append(observe { [unowned self] in
             self.actions.refresh()
             self.view.render()
+            self.updateClock()
         })
+    }
+
+    /// The progress line moves twice a second only while media plays and this window is shown.
+    private func updateClock() {
+        guard tick == 0, isShown, model.isPlaying else { return }
         tick = GLibSource.timeout(ms: 500) { [weak self] in
             guard let self else { return false }
-            if self.isShown && self.model.isPlaying { self.view.renderProgress() }
+            guard self.isShown, self.model.isPlaying else {
+                self.tick = 0
+                return false
+            }
+            self.view.renderProgress()
             return true
         }
     }
 
-    func present() { window.asWindow.present() }
+    func present() {
+        window.asWindow.present()
+        updateClock()
+    }
 
     var isShown: Bool { window.asWindow.isVisible }
 

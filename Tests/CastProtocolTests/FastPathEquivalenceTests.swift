@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import CastProtocol
+@_spi(Reference) @testable import CastProtocol
 
 /// The one-pass MEDIA_STATUS reader and the hand-written protobuf envelope are fast paths
 /// beside reference implementations (the JSON tree + Codable, protoc's generated code). These
