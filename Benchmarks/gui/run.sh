@@ -2,8 +2,11 @@
 # GUI benchmark (release build, Xvfb, GSK_RENDERER=cairo, GTK_A11Y=none):
 #  1. exec → first painted frame and peak RSS of `castdeck`, against a minimal C GTK 4 +
 #     libadwaita window (Benchmarks/gui/baseline.c) compiled and measured in the same run;
-#  2. CPU time castdeck uses while it shows a paused session for 60 s (joined with --device
-#     on a `castctl receiver` where castctl cast + pause ran first).
+#  2. CPU time and wake-ups castdeck uses while it shows a paused session for 60 s (joined
+#     with --device on a `castctl receiver` where castctl cast + pause ran first), against
+#     castctl watch on the same session;
+#  3. a status storm: pychromecast seeks 100 times a second for 10 s while the window shows
+#     the session; the main loop's longest stall (CASTDECK_MAINLOOP_PROBE) against one frame.
 # Prints medians of N runs (default 7; BENCH_RUNS=N).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -76,3 +79,29 @@ echo "  castctl watch on the same session ${wcpu} ms CPU and $((ws1 - ws0)) wake
 # CPU ticks are 10 ms: a count of 0 is reported as half a tick so ratios stay finite.
 result gui "paused session, CPU over ${idle_seconds} s" "$(awk -v a="$acpu" 'BEGIN{print a ? a : 5}')" "$(awk -v a="$wcpu" 'BEGIN{print a ? a : 5}')" "castctl watch (heartbeat only)" ms lower
 result gui "paused session, wake-ups over ${idle_seconds} s" "$((as1 - as0))" "$((ws1 - ws0))" "castctl watch (heartbeat only)" "context switches" lower
+
+# Status storm: another sender seeks 100 times a second; the window must stay responsive.
+kill "$app" 2>/dev/null || true
+"$bin/castctl" play --device "$dev" >/dev/null
+probe="$work/probe.jsonl"
+CASTDECK_MAINLOOP_PROBE="$probe" "$bin/castdeck" --device "$dev" >/dev/null 2>&1 & app=$!; pids+=($app)
+sleep 5   # joined and rendered
+storm_seconds="${BENCH_STORM_SECONDS:-10}"
+t0=$(python3 -c 'import time; print(time.monotonic())')
+c0=$(ticks $app)
+seeks=$("$root/.venv/bin/python" Benchmarks/gui/storm.py "$dev" "$storm_seconds" 100)
+c1=$(ticks $app)
+t1=$(python3 -c 'import time; print(time.monotonic())')
+sleep 1.5   # the probe writes once a second
+[[ -s $probe ]] || { echo "castdeck wrote no main-loop probe ($probe): built without CASTDECK_MAINLOOP_PROBE?" >&2; exit 1; }
+stall=$(python3 - "$probe" "$t0" "$t1" <<'PY'
+import json, sys
+path, t0, t1 = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+lines = [json.loads(l) for l in open(path) if l.strip()]
+inside = [l["max_ms"] for l in lines if t0 < l["t"] <= t1 + 1]
+print(f"{max(inside):.1f}" if inside else "nan")
+PY
+)
+echo "status storm ($seeks, 100 a second, from pychromecast): castdeck's longest main-loop stall ${stall} ms, CPU $(( (c1 - c0) * 1000 / hz )) ms"
+kill -0 "$app" || { echo "castdeck did not survive the storm" >&2; exit 1; }
+result gui "status storm, 100 seeks/s: longest main-loop stall" "$stall" 16.7 "one frame at 60 Hz" ms lower

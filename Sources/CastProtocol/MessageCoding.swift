@@ -57,6 +57,13 @@ public enum CastJSON {
 
     /// Compact JSON with sorted keys and unescaped slashes, so output is stable and URLs stay readable.
     public static func encode<T: Encodable>(_ value: T) -> String {
+        if let text = try? CastJSONWriter.encode(value) { return text }
+        return encodeWithFoundation(value)
+    }
+
+    /// The same through Foundation's `JSONEncoder`: the reference `CastJSONWriter` is held
+    /// to, and the way for values it leaves aside.
+    @_spi(Reference) public static func encodeWithFoundation<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Every model here encodes only strings, numbers, booleans, arrays and objects;
