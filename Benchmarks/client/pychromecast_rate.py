@@ -2,22 +2,15 @@
 """SET_PLAYBACK_RATE command-to-acknowledged-status latency through pychromecast: each
 sample is `set_playback_rate`, which returns when the reply with its request id arrives."""
 import json
+import pathlib
 import sys
 import time
-import uuid
 
-import pychromecast
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
+from pcc_media import media_controller  # noqa: E402
 
-host, port = sys.argv[1].rsplit(":", 1)
 iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 500
-cast = pychromecast.get_chromecast_from_host((host, int(port), uuid.uuid4(), "Chromecast", "Bench"), tries=1, timeout=10)
-cast.wait(timeout=10)
-mc = cast.media_controller
-deadline = time.monotonic() + 10
-while mc.status.media_session_id is None and time.monotonic() < deadline:
-    mc.update_status()
-    time.sleep(0.05)
-assert mc.status.media_session_id is not None, "no media session to drive"
+cast, mc = media_controller(sys.argv[1], "Bench")
 for _ in range(20):
     mc.set_playback_rate(2)
     mc.set_playback_rate(1)
