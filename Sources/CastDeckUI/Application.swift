@@ -114,6 +114,13 @@ public final class CastDeckApplication {
             let w = try MainWindow(app: app, model: model, settings: settings)
             window = w
             startTimingHooks()
+            // Searching the network, the demo receiver and --device wait for the first frame.
+            var started = false
+            w.window.asWindow.onFirstFrame { [unowned self] in
+                guard !started else { return }
+                started = true
+                self.startServices(model)
+            }
             w.present()
             startDesktop(model)
         } catch {
@@ -125,6 +132,9 @@ public final class CastDeckApplication {
         if settings == nil {
             model.post(tr("Settings schema {0} is not installed; preferences will not be kept.", Self.appID))
         }
+    }
+
+    private func startServices(_ model: AppModel) {
         if let browser = services.browser { model.startBrowsing(browser) }
         else { model.searchingIsOff() }
         Task { await self.startOptions(model) }
