@@ -1,7 +1,7 @@
 // Fuzzing entry point for frame + JSON decoding (scripts/fuzz.sh builds it with
 // -sanitize=fuzzer -DFUZZING). Built normally, it replays the files named on the command
 // line through the same checks, which is how a crash found by the fuzzer is reproduced.
-import CastProtocol
+@_spi(Reference) import CastProtocol
 import Foundation
 
 #if FUZZING
@@ -32,10 +32,25 @@ func check(_ bytes: [UInt8]) {
         _ = try? m.decoded()
     }
     let text = String(decoding: bytes, as: UTF8.self)
+    fastPathsAgree(bytes, text)
     roundTrip(MediaMessage.self, text)
     roundTrip(ReceiverMessage.self, text)
     roundTrip(ConnectionMessage.self, text)
     roundTrip(HeartbeatMessage.self, text)
+}
+
+/// The one-pass MEDIA_STATUS reader must give what the tree gives whenever it gives
+/// anything, and the JSON writer must write what Foundation's JSONEncoder writes.
+func fastPathsAgree(_ bytes: [UInt8], _ text: String) {
+    let tree = Result { () throws(CastProtocolError) in
+        try CastJSON.decodeThroughTree(MediaMessage.self, fromUTF8: bytes, namespace: CastNamespace.mediaURN)
+    }
+    if let fast = CastJSON.readMediaStatus(bytes) {
+        precondition(tree == .success(fast), "the one-pass reader disagrees with the tree on:\n\(text)")
+    }
+    if case .success(let message) = tree {
+        precondition(CastJSON.encode(message) == CastJSON.encodeWithFoundation(message), "the JSON writer differs from JSONEncoder on:\n\(text)")
+    }
 }
 
 func roundTrip<M: CastJSONMessage>(_: M.Type, _ text: String) {
