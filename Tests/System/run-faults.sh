@@ -25,6 +25,8 @@ if [[ -z ${FAULTS_INNER:-} ]]; then
   bin="$(swift build --show-bin-path)"
   export CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck"
   export FAULTS_RESULTS="${FAULTS_RESULTS:-$(mktemp /tmp/faults-results.XXXXXX.jsonl)}"
+  outer_work=$(mktemp -d)
+  trap 'rm -rf "$outer_work"' EXIT
   status=0
   # The senders' namespace, with its own session bus for the window and AT-SPI.
   FAULTS_INNER=1 unshare --net dbus-run-session -- "$0" "$@" || status=$?
@@ -32,7 +34,7 @@ if [[ -z ${FAULTS_INNER:-} ]]; then
   if [[ -z ${FAULTS_ONLY:-} || ${FAULTS_ONLY} == *mdns* ]]; then
     sandbox="$(cd "$root/.." && pwd)/shared/scripts/mdns-sandbox"
     if [[ -x $sandbox ]]; then
-      "$sandbox" .venv/bin/python -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning Tests/System/faults/test_mdns_faults.py "$@" || status=$?
+      FAULTS_WORK="${FAULTS_LOGS:-$outer_work}" "$sandbox" .venv/bin/python -m pytest -q -p no:cacheprovider -W ignore::DeprecationWarning Tests/System/faults/test_mdns_faults.py "$@" || status=$?
     else
       echo "run-faults: $sandbox is missing (CI has shared/ beside the clone)" >&2; status=1
     fi

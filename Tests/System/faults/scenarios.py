@@ -78,7 +78,7 @@ def wait_both(rig, since, watch_pred, window_pred, timeout, what):
         time.sleep(0.05)
     raise AssertionError(
         f"timed out after {timeout:.0f} s waiting for {what}: watch {'ok' if watch_hit else 'not yet'} "
-        f"(states {rig.watch.states()[-5:]}), window {'ok' if window_t else 'not yet'}"
+        f"(states, s after the wait began: {[(round(t - since, 2), e.get('state')) for t, e in rig.watch.events if e.get('event') == 'state'][-5:]}), window {'ok' if window_t else 'not yet'}"
         + (f" (labels {rig.window.labels()[:30]})" if rig.window else ""))
 
 
@@ -89,11 +89,9 @@ def banner_with_transport_off(rig):
         return False
     if f"reconnecting to {DEVICE_NAME}" not in text:
         raise Failure(f"the banner does not name the device: {text!r}")
-    if not transport:
-        raise Failure("no Play/Pause control shown while reconnecting")
-    if any(transport):
-        raise Failure("the transport controls stay live while the device is unreachable")
-    return True
+    # Both must hold together: a Play/Pause control shown, and none of them live. (The wait
+    # fails with the last labels if that never happens.)
+    return bool(transport) and not any(transport)
 
 
 def rejoined_with_media(rig, title=MEDIA_TITLE):
@@ -111,8 +109,10 @@ def partition(rig, hold=30.0):
     tw, _, tg = wait_both(rig, t0, is_state("resuming"), lambda: banner_with_transport_off(rig),
                           NOTICE_BOUND * SLACK, "the senders to notice the partition")
     time.sleep(max(0.0, t0 + hold - time.monotonic()))
-    rig.faults.clear()
+    # The link is back somewhere inside clear() (two nft calls): timing from before it makes
+    # the rejoin time an overestimate by at most those calls, never an underestimate.
     t1 = time.monotonic()
+    rig.faults.clear()
     tw2, e, tg2 = wait_both(rig, t1, is_state("connected to"), lambda: rejoined_with_media(rig),
                             REJOIN_BOUND * SLACK, "the senders to rejoin")
     m = SESSION_IN_STATE.search(e["state"])
@@ -243,13 +243,21 @@ def delay(rig, seconds=0.2, trial=0, timeout=10):
 def vanish(rig, give_up):
     """The device leaves for good (silent, then gone): after the backoff the window says so in
     one sentence and offers Try Again; no busy loop meanwhile."""
+    # For comparison: the window connected, media playing (its clock ticks), over 5 s.
+    c = rig.window.cpu_seconds()
+    time.sleep(5)
+    connected = rig.window.cpu_seconds() - c
     t0 = time.monotonic()
     rig.faults.partition()
     rig.receiver.kill()
     tw, _, tg = wait_both(rig, t0, is_state("resuming"), lambda: banner_with_transport_off(rig),
                           NOTICE_BOUND * SLACK, "the senders to notice the device is gone")
-    # While reconnecting (backoff after the eager period): CPU time over 10 s.
-    time.sleep(max(0.0, tw + 2 - time.monotonic()))
+    # CPU time while reconnecting: the first 10 s (the banner's spinner turns), then 10 s more
+    # (the sentence alone, attempts asleep between tries).
+    start = max(tw, tg)
+    cpu = {"watch": rig.watch.cpu_seconds(), "window": rig.window.cpu_seconds()}
+    time.sleep(max(0.0, start + 10.5 - time.monotonic()))
+    spinning = rig.window.cpu_seconds() - cpu["window"]
     cpu = {"watch": rig.watch.cpu_seconds(), "window": rig.window.cpu_seconds()}
     time.sleep(10)
     waiting = {k: getattr(rig, k).cpu_seconds() - v for k, v in cpu.items()}
@@ -258,16 +266,22 @@ def vanish(rig, give_up):
     tw2, e, tg2 = wait_both(rig, t0, is_state("disconnected"), lambda: rig.window.shows(sentence),
                             limit, "the senders to give up")
     assert rig.window.banner() is None, "the reconnecting banner stays after giving up"
-    click(find_button(rig.window, "Details"))
-    find_button(rig.window, "Try Again")
+    # The toast's button (AdwToast names it "Details Details" on the accessibility bus).
+    details = [b for b in find_all(rig.window.app, role="push button") if (b.name or "").startswith("Details")]
+    assert details, "the give-up sentence has no Details button"
+    click(details[0])
+    # Named "_Try Again Try Again" on the bus (the dialog keeps the mnemonic in the name).
+    rig.window.wait("Try Again offered", lambda: [b for b in find_all(rig.window.app, role="push button")
+                                                  if "Try Again" in (b.name or "")], 10)
     cpu = {"watch": rig.watch.cpu_seconds(), "window": rig.window.cpu_seconds()}
     time.sleep(5)
     after = {k: getattr(rig, k).cpu_seconds() - v for k, v in cpu.items()}
     row = record("vanish", detect_watch=tw - t0, detect_window=tg - t0 if tg else None,
-                 gave_up_watch=tw2 - t0, gave_up_window=tg2 - t0, cpu_watch_10s=waiting["watch"],
-                 cpu_window_10s=waiting["window"], cpu_watch_after_5s=after["watch"], cpu_window_after_5s=after["window"])
+                 gave_up_watch=tw2 - t0, gave_up_window=tg2 - t0, cpu_window_connected_5s=connected,
+                 cpu_window_first_10s=spinning, cpu_watch_next_10s=waiting["watch"],
+                 cpu_window_next_10s=waiting["window"], cpu_watch_after_5s=after["watch"], cpu_window_after_5s=after["window"])
     # Near zero: a busy loop would burn whole seconds here (10 s of one core = 10 s).
-    assert waiting["watch"] < 0.5, f"castctl watch used {waiting['watch']:.2f} s of CPU in 10 s while reconnecting"
-    assert waiting["window"] < 1.5, f"castdeck used {waiting['window']:.2f} s of CPU in 10 s while reconnecting"
-    assert after["watch"] < 0.25 and after["window"] < 0.75, f"CPU after giving up: {after}"
+    assert waiting["watch"] < 0.3, f"castctl watch used {waiting['watch']:.2f} s of CPU in 10 s while reconnecting"
+    assert waiting["window"] < 0.3, f"castdeck used {waiting['window']:.2f} s of CPU in 10 s while reconnecting"
+    assert after["watch"] < 0.15 and after["window"] < 0.15, f"CPU in 5 s after giving up: {after}"
     return row

@@ -10,7 +10,8 @@ from pathlib import Path
 
 sys.path.append("/usr/lib/python3/dist-packages")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "gui"))
-from atspi_helpers import Failure, app_named, click, find, find_all, states, walk  # noqa: E402
+import pyatspi  # noqa: E402
+from atspi_helpers import Failure, click, find, find_all, states, walk  # noqa: E402
 
 from faultlib import CASTDECK, DEVICE_NAME, WORK, cpu_seconds, stop_process  # noqa: E402
 
@@ -24,7 +25,42 @@ class Window:
         self.log = WORK / f"castdeck-{time.time_ns()}.log"
         self.proc = subprocess.Popen([CASTDECK, "--device", device], stdout=open(self.log, "wb"),
                                      stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
-        self.app = app_named("castdeck", timeout=30)
+        try:
+            self.app = self._find_app(timeout=45)
+        except Failure as e:
+            raise Failure(f"{e}; castdeck {'exited with ' + str(self.proc.returncode) if self.proc.poll() is not None else 'runs'}"
+                          f"; its log: {self.log_tail()!r}") from None
+
+    def _find_app(self, timeout):
+        """The castdeck on the bus whose process is ours. Each window of a run is a new process
+        that this one Python process looks for, so the desktop's cached children are cleared
+        on every look (a stale cache hides a new application)."""
+        deadline = time.monotonic() + timeout
+        seen = []
+        while time.monotonic() < deadline:
+            desktop = pyatspi.Registry.getDesktop(0)
+            try:
+                desktop.clearCache()
+            except Exception:
+                pass
+            seen = []
+            for i in range(desktop.childCount):
+                try:
+                    a = desktop.getChildAtIndex(i)
+                    name = a.name
+                except Exception:
+                    continue
+                try:
+                    pid = a.get_process_id()
+                except Exception:
+                    pid = None
+                seen.append((name, pid))
+                if name == "castdeck" and pid in (None, self.proc.pid):
+                    return a
+            if self.proc.poll() is not None:
+                break
+            time.sleep(0.3)
+        raise Failure(f"castdeck (pid {self.proc.pid}) is not on the accessibility bus; seen: {seen}")
 
     def snapshot(self):
         """One walk of the visible tree: (label texts, {Play/Pause button: sensitive})."""
@@ -93,7 +129,9 @@ class Window:
             return ""
 
     def close(self):
+        t = time.monotonic()
         stop_process(self.proc)
+        print(f"castdeck ended with {self.proc.returncode} after {time.monotonic() - t:.1f} s", flush=True)
         # The next window must not find this one on the accessibility bus.
         time.sleep(0.5)
 
