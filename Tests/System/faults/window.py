@@ -129,9 +129,7 @@ class Window:
             return ""
 
     def close(self):
-        t = time.monotonic()
         stop_process(self.proc)
-        print(f"castdeck ended with {self.proc.returncode} after {time.monotonic() - t:.1f} s", flush=True)
         # The next window must not find this one on the accessibility bus.
         time.sleep(0.5)
 
