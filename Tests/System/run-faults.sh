@@ -19,11 +19,15 @@ if [[ -z ${FAULTS_INNER:-} ]]; then
   [[ $(id -u) == 0 ]] || { echo "run-faults: needs root (network namespaces, nft)" >&2; exit 2; }
   command -v nft >/dev/null && command -v Xvfb >/dev/null || ./scripts/setup.sh
   [[ -x .venv/bin/python ]] || ./scripts/setup.sh
-  swift build --product castctl >/dev/null
-  swift build --product castdeck >/dev/null
   ./scripts/build-data.sh >/dev/null
-  bin="$(swift build --show-bin-path)"
-  export CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck"
+  # FAULTS_PREBUILT=1 with CASTCTL and CASTDECK set uses those binaries as they are (figures
+  # runs while the tree is being rebuilt); otherwise both are built here.
+  if [[ -z ${FAULTS_PREBUILT:-} ]]; then
+    swift build --product castctl >/dev/null
+    swift build --product castdeck >/dev/null
+    bin="$(swift build --show-bin-path)"
+    export CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck"
+  fi
   export FAULTS_RESULTS="${FAULTS_RESULTS:-$(mktemp /tmp/faults-results.XXXXXX.jsonl)}"
   outer_work=$(mktemp -d)
   trap 'rm -rf "$outer_work"' EXIT
@@ -46,7 +50,13 @@ fi
 # Inside the senders' namespace (and its private session bus).
 ip link set lo up
 unshare --net sleep infinity & peer=$!
+# A private runtime directory: at-spi-bus-launcher puts its socket there (otherwise in
+# ~/.cache/at-spi/bus_DISPLAY, which another run on the same display number replaces).
+runtime=$(mktemp -d /tmp/faults-runtime.XXXXXX)
+chmod 700 "$runtime"
+export XDG_RUNTIME_DIR="$runtime"
 source Tests/System/gui/desktop-session.sh 1024x900
+trap 'cleanup; rm -rf "$runtime"' EXIT
 pids+=("$peer")
 sleep 0.2
 ip link add fs0 type veth peer name fr0

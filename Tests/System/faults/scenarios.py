@@ -2,12 +2,21 @@
 """One trial of each network fault, with the senders watching (test_faults.py runs each once,
 figures.py runs each TRIALS times). Each returns the measured times and records them."""
 
+import os
 import re
+import subprocess
 import time
 
 from faultlib import (MEDIA_TITLE, NOTICE_BOUND, REJOIN_BOUND, SLACK, DelayProxy, Faults, Receiver, Watch,
                       castctl, cast_media, is_state, record, session_id, status)
 from window import BANNER_PREFIX, DEVICE_NAME, Failure, Window, click, find_all, find_button
+
+def shot(name):
+    """A screenshot of the (Xvfb) screen into $SHOTS_DIR, when set."""
+    if os.environ.get("SHOTS_DIR"):
+        subprocess.run(["import", "-window", "root", os.path.join(os.environ["SHOTS_DIR"], f"{name}.png")],
+                       timeout=30, check=False)
+
 
 SESSION_IN_STATE = re.compile(r"\(session ([^)]+)\)")
 
@@ -261,11 +270,13 @@ def vanish(rig, give_up):
     cpu = {"watch": rig.watch.cpu_seconds(), "window": rig.window.cpu_seconds()}
     time.sleep(10)
     waiting = {k: getattr(rig, k).cpu_seconds() - v for k, v in cpu.items()}
+    shot("faults-reconnecting")
     sentence = "Fault TV did not answer. Check that it is on and on this network."
     limit = give_up + 30  # the give-up point plus one full connect timeout and the slack
     tw2, e, tg2 = wait_both(rig, t0, is_state("disconnected"), lambda: rig.window.shows(sentence),
                             limit, "the senders to give up")
     assert rig.window.banner() is None, "the reconnecting banner stays after giving up"
+    shot("faults-gave-up")
     # The toast's button (AdwToast names it "Details Details" on the accessibility bus).
     details = [b for b in find_all(rig.window.app, role="push button") if (b.name or "").startswith("Details")]
     assert details, "the give-up sentence has no Details button"

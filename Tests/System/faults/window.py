@@ -33,16 +33,13 @@ class Window:
 
     def _find_app(self, timeout):
         """The castdeck on the bus whose process is ours. Each window of a run is a new process
-        that this one Python process looks for, so the desktop's cached children are cleared
-        on every look (a stale cache hides a new application)."""
+        that this one Python process looks for; an application of an earlier window that is
+        still listed is told apart by its process id. (Clearing the desktop's cache here
+        crashed libatspi.)"""
         deadline = time.monotonic() + timeout
         seen = []
         while time.monotonic() < deadline:
             desktop = pyatspi.Registry.getDesktop(0)
-            try:
-                desktop.clearCache()
-            except Exception:
-                pass
             seen = []
             for i in range(desktop.childCount):
                 try:
