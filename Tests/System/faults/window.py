@@ -22,9 +22,17 @@ class Window:
     """castdeck --device ADDRESS, the only castdeck on this session bus."""
 
     def __init__(self, device, env=None):
-        self.log = WORK / f"castdeck-{time.time_ns()}.log"
-        self.proc = subprocess.Popen([CASTDECK, "--device", device], stdout=open(self.log, "wb"),
-                                     stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+        for attempt in range(2):
+            self.log = WORK / f"castdeck-{time.time_ns()}.log"
+            self.proc = subprocess.Popen([CASTDECK, "--device", device], stdout=open(self.log, "wb"),
+                                         stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+            # Another GUI run on this machine can briefly take the display's socket files
+            # (they live in the shared /tmp): that is the test bed, not castdeck; try once more.
+            time.sleep(1)
+            if attempt == 0 and self.proc.poll() is not None and "cannot open display" in self.log_tail():
+                time.sleep(2)
+                continue
+            break
         try:
             self.app = self._find_app(timeout=45)
         except Failure as e:
