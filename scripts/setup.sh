@@ -27,6 +27,8 @@ PKGS=(
   # MPRIS tests (issue 14): real MPRIS clients on a private session bus (dbus-run-session,
   # dbus-monitor, gdbus introspect/call), xdotool for keys in the mini player under Xvfb
   playerctl dbus-bin libglib2.0-bin xdotool
+  # network-fault tests (issue 17): nft rules inside the tests' own network namespaces
+  nftables
 )
 
 missing=()

@@ -14,6 +14,13 @@ public protocol CastConnector: Sendable {
 public struct CastClientConnector: CastConnector {
     public var configuration: CastClientConfiguration
     public init(configuration: CastClientConfiguration = .init()) { self.configuration = configuration }
+    /// The default configuration with the reconnect test hooks of `environment` applied
+    /// (`ReconnectPolicy.applying(environment:)`).
+    public init(environment: [String: String]) {
+        var configuration = CastClientConfiguration()
+        configuration.reconnect = configuration.reconnect.applying(environment: environment)
+        self.configuration = configuration
+    }
 }
 
 /// mDNS for the device list: says which browser the directory should attach.

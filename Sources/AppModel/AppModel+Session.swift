@@ -16,7 +16,11 @@ extension AppModel {
         if device.device.source == .discovered {
             configuration.deviceAuthentication.advertisedCapabilities = Int(device.device.capabilities.rawValue)
         }
-        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration)
+        // Before each reconnect attempt the session asks where the device is now: a device
+        // that came back on another address or port is found by its id in the device list.
+        let id = device.id
+        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration,
+                                  locate: { [weak self] in await MainActor.run { self?.devices.first { $0.id == id }?.address } })
         do {
             let status = try await session.connect()
             if Self.mediaApp(in: status) != nil {
@@ -126,8 +130,11 @@ extension AppModel {
     }
 
     /// Folds one session state into the connection; true when the session is over.
-    private func sessionStateChanged(_ state: SessionState, session: CastSession, name: String) -> Bool {
+    private func sessionStateChanged(_ state: SessionState, session: CastSession, name connectName: String) -> Bool {
         let id = session.deviceID
+        // The name the device has now: one added by address is named by its setup API only
+        // after the connection began, and the sentences below must not say the bare address.
+        let name = devices.first { $0.id == id }?.friendlyName ?? connectName
         switch state {
         case .resuming:
             // The link dropped: freeze the clock where it was and say so.

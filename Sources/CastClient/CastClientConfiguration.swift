@@ -38,11 +38,18 @@ public struct ReconnectPolicy: Sendable, Hashable {
     /// window should follow it within seconds, not after a long backoff.
     public var eagerPeriod: Duration
     public var eagerDelay: Duration
+    /// In the eager period, a reconnect attempt whose TCP connect is not answered within this
+    /// long is given up (the next one starts `eagerDelay` after it began). On a silent link a
+    /// SYN is retransmitted only after 1, 3, 7 s…, so without this limit a link that returned
+    /// could wait up to `CastClientConfiguration.connectTimeout` to be tried again.
+    public var eagerConnectTimeout: Duration
     public var enabled: Bool
 
     public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2,
                 maxAttempts: Int? = nil, giveUpAfter: Duration? = .seconds(300),
-                eagerPeriod: Duration = .seconds(60), eagerDelay: Duration = .seconds(2), enabled: Bool = true) {
+                eagerPeriod: Duration = .seconds(60), eagerDelay: Duration = .seconds(2),
+                eagerConnectTimeout: Duration = .seconds(2), enabled: Bool = true) {
+        self.eagerConnectTimeout = eagerConnectTimeout
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay
         self.jitter = min(max(jitter, 0), 1)
@@ -62,6 +69,21 @@ public struct ReconnectPolicy: Sendable, Hashable {
     }
 
     public static let disabled = ReconnectPolicy(enabled: false)
+
+    /// The policy with the test hooks of the environment applied (seconds, decimals allowed):
+    /// `CASTDECK_RECONNECT_GIVE_UP` replaces `giveUpAfter` and `CASTDECK_RECONNECT_EAGER_PERIOD`
+    /// replaces `eagerPeriod`, so a system test can watch a sender give up on a vanished
+    /// device in seconds instead of five minutes. Values that are not positive numbers are ignored.
+    public func applying(environment: [String: String]) -> ReconnectPolicy {
+        var p = self
+        func seconds(_ key: String) -> Duration? {
+            guard let v = environment[key].flatMap(Double.init), v.isFinite, v > 0 else { return nil }
+            return .milliseconds(Int64(v * 1000))
+        }
+        if let d = seconds("CASTDECK_RECONNECT_GIVE_UP") { p.giveUpAfter = d }
+        if let d = seconds("CASTDECK_RECONNECT_EAGER_PERIOD") { p.eagerPeriod = d }
+        return p
+    }
 
     /// The delay before attempt `n` (1-based), with jitter from `random` (0 ..< 1).
     public func delay(attempt n: Int, random: Double = Double.random(in: 0..<1)) -> Duration {
@@ -88,10 +110,14 @@ public struct CastClientConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(10)
     /// TCP connect + TLS handshake.
     public var connectTimeout: Duration = .seconds(10)
-    /// PING the device this often (Chromium: 5 s).
-    public var heartbeatInterval: Duration = .seconds(5)
-    /// Declare the link dead after this long without any message from the device (Chromium: 10 s).
-    public var heartbeatTimeout: Duration = .seconds(10)
+    /// PING the device this often. Chromium uses 5 s; 3 s lets a silent link (Wi-Fi gone, no
+    /// FIN or RST) be noticed within 8 s while costing a device one small frame per 3 s.
+    public var heartbeatInterval: Duration = .seconds(3)
+    /// Declare the link dead after this long without any message from the device. Chromium
+    /// uses 10 s; 8 s still spans two and a half PING/PONG rounds, so a link losing a third of
+    /// its packets (TCP retransmits them) is not declared dead, while a silent link is noticed
+    /// 5–8 s after it went silent (the PONG to the last PING was heard at most 3 s before).
+    public var heartbeatTimeout: Duration = .seconds(8)
     public var reconnect = ReconnectPolicy()
     public var certificatePolicy: any CertificateVerificationPolicy = AcceptAnyCertificate()
     /// The deviceauth challenge after TLS: off, verify and report (default), or require.

@@ -48,8 +48,10 @@ public actor CastConnection {
 
     /// Connects, checks the certificate with the configured policy, opens the virtual
     /// connection to `receiver-0` and starts the heartbeat.
+    /// - Parameter tcpTimeout: a shorter limit for the TCP connect alone (reconnect attempts
+    ///   use it so that a SYN lost on a silent link does not hold the next attempt back).
     public static func open(
-        to device: DeviceAddress, configuration: CastClientConfiguration,
+        to device: DeviceAddress, configuration: CastClientConfiguration, tcpTimeout: Duration? = nil,
         onMessage: @escaping @Sendable (InboundMessage) async -> Void = { _ in },
         onClose: @escaping @Sendable (DisconnectReason) async -> Void = { _ in }
     ) async throws(CastClientError) -> CastConnection {
@@ -68,7 +70,7 @@ public actor CastConnection {
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: group)
-                .connectTimeout(.init(configuration.connectTimeout))
+                .connectTimeout(.init(min(tcpTimeout ?? configuration.connectTimeout, configuration.connectTimeout)))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { ch in
                     ch.eventLoop.makeCompletedFuture {

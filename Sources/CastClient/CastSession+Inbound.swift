@@ -68,11 +68,23 @@ extension CastSession {
         reconnectTask = Task { [weak self] in await self?.reconnect(appID: wanted.appID, sessionID: wanted.sessionID, firstReason: reason) }
     }
 
+    /// Asks `locate` where the device is now and moves there when it moved.
+    func relocate() async {
+        guard let locate, let found = await locate() else { return }
+        let moved = address.withLock { current -> Bool in
+            guard current != found else { return false }
+            current = found
+            return true
+        }
+        if moved { logger.info("device moved", metadata: ["cast.address": "\(found)"]) }
+    }
+
     func reconnect(appID: String, sessionID: String, firstReason: DisconnectReason) async {
         let policy = configuration.reconnect
         var attempt = 0
         var lastError = firstReason.description
         let started = ContinuousClock.now
+        var lastAttempt = started
         while !Task.isCancelled {
             attempt += 1
             let elapsed = ContinuousClock.now - started
@@ -84,11 +96,17 @@ extension CastSession {
                 setState(.disconnected(.reconnectFailed(attempts: attempt - 1, lastError: lastError)))
                 return
             }
-            try? await Task.sleep(for: policy.delay(attempt: attempt, elapsed: elapsed))
+            // Attempts *start* `delay` apart: time spent in a failed attempt (a SYN nobody
+            // answered) counts towards the wait, so a link that returns is tried again soon.
+            let wait = policy.delay(attempt: attempt, elapsed: elapsed) - (ContinuousClock.now - lastAttempt)
+            if wait > .zero { try? await Task.sleep(for: wait) }
             if Task.isCancelled { return }
+            lastAttempt = ContinuousClock.now
             logger.debug("reconnecting", metadata: ["cast.attempt": "\(attempt)"])
+            await relocate()
             do {
-                let status = try await connectPlatform(resuming: true)
+                let eager = ContinuousClock.now - started < policy.eagerPeriod
+                let status = try await connectPlatform(resuming: true, tcpTimeout: eager ? policy.eagerConnectTimeout : nil)
                 let apps = status.applications ?? []
                 let running = apps.filter { $0.isIdleScreen != true }
                 if let same = running.first(where: { $0.sessionId == sessionID })

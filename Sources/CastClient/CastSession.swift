@@ -5,6 +5,9 @@ import Foundation
 import Logging
 import Synchronization
 
+/// Where a device is reachable now, or nil when that is not known (discovery lost it).
+public typealias DeviceLocator = @Sendable () async -> DeviceAddress?
+
 /// The session manager for one device, like the Cast SDK's session manager and GCKCastSession.
 ///
 /// `start(appID:)` joins the app when it already runs on the device and launches it otherwise;
@@ -12,7 +15,12 @@ import Synchronization
 /// `leave()` disconnects and lets the app play on; `stop()` stops the app. When the link
 /// dies unexpectedly the session reconnects with exponential backoff and rejoins.
 public actor CastSession {
-    public nonisolated let device: DeviceAddress
+    /// Where the device is reached now. It changes only when `locate` (see `init`) finds the
+    /// device at another address while reconnecting.
+    public nonisolated var device: DeviceAddress { address.withLock { $0 } }
+    let address: Mutex<DeviceAddress>
+    /// Asked before each reconnect attempt: where the device is now (nil = keep the address).
+    let locate: DeviceLocator?
     /// The key under which the session is remembered (the device id from discovery, or the address).
     public nonisolated let deviceID: String
     public nonisolated let configuration: CastClientConfiguration
@@ -35,8 +43,13 @@ public actor CastSession {
     /// Device authentication of the current link (CastSession+Authentication.swift).
     let authenticationTracker = AuthenticationTracker()
 
-    public init(device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init()) {
-        self.device = device
+    /// - Parameter locate: where the device is now, asked before each reconnect attempt, so
+    ///   that a device that came back on another address or port (a TV that restarted and
+    ///   announced itself over mDNS again) is found by its id. nil keeps `device`.
+    public init(device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init(),
+                locate: DeviceLocator? = nil) {
+        self.address = Mutex(device)
+        self.locate = locate
         self.deviceID = deviceID ?? device.description
         self.configuration = configuration
         self.media = RemoteMediaClient()
@@ -82,7 +95,7 @@ public actor CastSession {
         try await connectPlatform(resuming: false)
     }
 
-    func connectPlatform(resuming: Bool) async throws(CastClientError) -> ReceiverStatus {
+    func connectPlatform(resuming: Bool, tcpTimeout: Duration? = nil) async throws(CastClientError) -> ReceiverStatus {
         if let connection, await connection.isOpen {
             return try await requestReceiverStatus()
         }
@@ -92,7 +105,7 @@ public actor CastSession {
         let connection: CastConnection
         do {
             connection = try await CastConnection.open(
-                to: device, configuration: configuration,
+                to: device, configuration: configuration, tcpTimeout: tcpTimeout,
                 onMessage: { [weak self] m in await self?.inbound(m, generation: gen) },
                 onClose: { [weak self] r in await self?.linkClosed(r, generation: gen) })
         } catch {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import ArgumentParser
 import CastClient
+import CastDiscovery
 import CastProtocol
 import Foundation
 import Logging
@@ -31,12 +32,19 @@ struct ClientOptions: ParsableArguments {
         var configuration = CastClientConfiguration()
         configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.connectTimeout = .milliseconds(Int64(timeout * 1000))
-        if !reconnect { configuration.reconnect = .disabled }
+        configuration.reconnect = reconnect
+            ? configuration.reconnect.applying(environment: ProcessInfo.processInfo.environment) : .disabled
         var logger = Logger(label: "castctl.protocol")
         logger.logLevel = verbose ? .trace : .warning
         configuration.logger = logger
         try auth.apply(to: &configuration, timeout: timeout)
-        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration)
+        // A device named by its id or friendly name is looked up again before each reconnect
+        // attempt: it may come back on another address or port.
+        let query = device.byName ? target.text : nil
+        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration,
+                                  locate: query.map { q in { @Sendable in
+                                      (try? await CastDiscovery.resolveDevice(q, timeout: .seconds(2)))
+                                          .map { DeviceAddress(host: $0.host, port: $0.port) } } })
         do {
             let result = try await body(session)
             await session.disconnect()

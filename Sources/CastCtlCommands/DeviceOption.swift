@@ -32,7 +32,7 @@ struct DeviceOption: ParsableArguments {
         if DeviceAddress.looksLikeAddress(text) {
             do {
                 let address = try DeviceAddress(parsing: text)
-                return ResolvedDevice(address: address, id: address.description, name: address.description)
+                return ResolvedDevice(address: address, id: address.description, name: address.description, byName: false)
             } catch {
                 throw CommandFailure(error.description)
             }
@@ -41,7 +41,7 @@ struct DeviceOption: ParsableArguments {
         do {
             let found = try await CastDiscovery.resolveDevice(text)
             let address = DeviceAddress(host: found.host, port: found.port)
-            return ResolvedDevice(address: address, id: text, name: text)
+            return ResolvedDevice(address: address, id: text, name: text, byName: true)
         } catch {
             throw CommandFailure(error.description)
         }
@@ -54,4 +54,6 @@ struct ResolvedDevice: Sendable {
     var id: String
     /// What messages call the device.
     var name: String
+    /// Given by name or id (found through discovery), not as an address.
+    var byName: Bool
 }

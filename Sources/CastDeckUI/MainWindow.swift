@@ -21,6 +21,9 @@ public final class MainWindow {
     let miniRevealer: Revealer
     let reconnectRevealer: Revealer
     let reconnectLabel: Label
+    let reconnectSpinner: Spinner
+    /// Stops the banner's spinner a while into a reconnect (see `renderReconnecting`).
+    var spinnerTimeout: UInt32 = 0
     let devices: DeviceList
     let mini: MiniController
     let expanded: ExpandedController
@@ -45,6 +48,7 @@ public final class MainWindow {
         miniRevealer = ui.get("mini-revealer")
         reconnectRevealer = ui.get("reconnect-revealer")
         reconnectLabel = ui.get("reconnect-label")
+        reconnectSpinner = ui.get("reconnect-spinner")
         actions = ModelActions(model: model)
         devices = try DeviceList(model: model, settings: settings)
         mini = try MiniController(model: model)
@@ -254,7 +258,22 @@ public final class MainWindow {
         let reconnecting = model.isReconnecting
         if reconnecting {
             reconnectLabel.text = tr("Connection lost — reconnecting to {0}…", model.sessionDeviceName ?? tr("the device"))
+            if !reconnectRevealer.isVisible {
+                // The spinner says "trying" while a quick return is likely; a device that stays
+                // away must not cost a tenth of a core in redraws for minutes (measured under
+                // Xvfb), so after 10 s the sentence alone stays.
+                reconnectSpinner.isSpinning = true
+                GLibSource.remove(spinnerTimeout)
+                spinnerTimeout = GLibSource.timeout(ms: 10_000) { [weak self] in
+                    self?.reconnectSpinner.isSpinning = false
+                    self?.spinnerTimeout = 0
+                    return false
+                }
+            }
             reconnectRevealer.isVisible = true
+        } else {
+            GLibSource.remove(spinnerTimeout)
+            spinnerTimeout = 0
         }
         reconnectRevealer.revealsChild = reconnecting
         if !reconnecting { reconnectRevealer.isVisible = false }
@@ -268,7 +287,11 @@ public final class MainWindow {
         // While the subtitle style editor is up, its own toasts say it.
         if expanded.styleEditor.isShown && n.detail == nil { return }
         if n.detail != nil || n.retryDeviceID != nil {
-            toasts.toast(n.text, timeout: 8, button: tr("Details")) { [unowned self] in self.showDetails(n) }
+            // A device that stopped answering is said until read: its toast stays (timeout 0)
+            // and its Details offer Try Again, so someone who looks away sees it on return.
+            toasts.toast(n.text, timeout: n.retryDeviceID != nil ? 0 : 8, button: tr("Details")) { [unowned self] in
+                self.showDetails(n)
+            }
         } else {
             toasts.toast(n.text)
         }

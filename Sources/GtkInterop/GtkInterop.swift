@@ -3,7 +3,7 @@
 //
 //   WidgetWrapper (protocol: a GtkWidget pointer + typed members)
 //   ├─ Widget, Label, Button, ToggleButton, MenuButton, Popover, Scale, ProgressBar,
-//   │  Picture, Image, Box, Stack, Revealer, ScrolledWindow, ListBox, SpinButton, Entry,
+//   │  Picture, Image, Box, Stack, Revealer, Spinner, ScrolledWindow, ListBox, SpinButton, Entry,
 //   │  DropDown, ColorButton, DrawingArea                                 Widgets.swift, Drawing.swift
 //   └─ Window, ApplicationWindow, AdwWindow, ActionRow, PreferencesRow, PreferencesGroup,
 //      StatusPage, WindowTitle, ToastOverlay, MessageDialog, AboutWindow  Adwaita.swift

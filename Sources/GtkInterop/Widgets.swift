@@ -205,6 +205,22 @@ extension Stack {
     }
 }
 
+/// GtkSpinner. While spinning it redraws every frame, so leave it spinning only as long as
+/// the wait is short.
+public struct Spinner: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "GtkSpinner" }
+}
+
+@MainActor
+extension Spinner {
+    public var isSpinning: Bool {
+        get { gtk_spinner_get_spinning(cast(pointer)).isTrue }
+        nonmutating set { if isSpinning != newValue { gtk_spinner_set_spinning(cast(pointer), newValue.gboolean) } }
+    }
+}
+
 public struct Revealer: WidgetWrapper {
     public let pointer: WidgetPointer
     public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }

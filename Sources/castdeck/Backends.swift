@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import AppModel
 import CastProtocol
@@ -6,7 +7,9 @@ import Synchronization
 
 // The production collaborators: CastClient sessions, CastDiscovery (Avahi) and ImageCache.
 
-func makeConnector() -> any CastConnector { CastClientConnector() }
+func makeConnector() -> any CastConnector {
+    CastClientConnector(environment: ProcessInfo.processInfo.environment)
+}
 /// CASTDECK_NO_DISCOVERY=1 turns browsing off (tests, benchmarks and screenshots run outside the mDNS sandbox).
 func makeBrowser() -> (any DeviceBrowser)? {
     getenv("CASTDECK_NO_DISCOVERY") == nil ? AvahiDeviceBrowser() : nil
