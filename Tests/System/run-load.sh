@@ -34,13 +34,17 @@ watch=$!
 status=0
 CASTCTL="$bin/castctl" LOAD_SENDER="$bin/castdeck-load-sender" VENV_PYTHON="$root/.venv/bin/python" \
   PY_SENDER="$root/Tests/System/load/pychromecast_sender.py" LOAD_DEVICE="$device" WATCH_FILE="$work/watch.jsonl" \
-  CASTDECK_PID="$app" WATCH_PID="$watch" RECEIVER_PID="$receiver" \
+  CASTDECK_PID="$app" WATCH_PID="$watch" RECEIVER_PID="$receiver" PROBE_FILE="$work/probe.jsonl" \
   /usr/bin/python3 Tests/System/gui/test_load.py || status=$?
 if [[ -f "$work/probe.jsonl" ]]; then
-  python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1])]; print(f"     castdeck main loop: longest stall {max(x[\"max_ms\"] for x in l):.1f} ms over {len(l)} s")' "$work/probe.jsonl" || true
+  python3 -c 'import json,sys; l=[json.loads(x) for x in open(sys.argv[1])]; m=max(x["max_ms"] for x in l); print("     castdeck main loop: longest stall %.1f ms over %d s (start-up included)" % (m, len(l)))' "$work/probe.jsonl" || true
+fi
+if ! kill -0 "$app" 2>/dev/null; then
+  set +e; wait "$app"; echo "castdeck exited with status $?"; set -e
+  status=1
 fi
 if [[ $status -ne 0 ]]; then
-  echo "--- castdeck log"; tail -40 "$work/app.log"; echo "--- castctl watch log"; tail -20 "$work/watch.log"
+  echo "--- castdeck log"; head -60 "$work/app.log"; echo "--- castctl watch log"; tail -20 "$work/watch.log"
   echo "--- receiver log"; tail -20 "$work/receiver.log"
 fi
 exit $status

@@ -96,6 +96,13 @@ def load():
             break
     stop_sampling.set()
     elapsed = time.monotonic() - t0
+    probe = os.environ.get("PROBE_FILE")
+    if probe and os.path.exists(probe):
+        with open(probe) as f:
+            during = [json.loads(l)["max_ms"] for l in f if l.strip() and t0 <= json.loads(l)["t"] <= t0 + elapsed + 1.05]
+        if during:
+            totals["stall_ms"] = max(during)
+            print(f"     castdeck main loop during the load: longest stall {max(during):.1f} ms", flush=True)
     print(f"     {totals['rounds']} round(s) of 10 senders × {COMMANDS} commands in {elapsed:.0f} s: "
           f"sent {totals['sent']}, answered {totals['answered']}, lost {totals['lost']}, wrong {totals['wrong']}", flush=True)
     if problems:
