@@ -56,6 +56,8 @@ elif target == "webvtt":
              b"\x00" + "1\n00:00:01,000 --> 00:00:02,000\n\xe9t\xe9\n".encode("latin-1"),
              b"\x01" + "[Script Info]\nTitle: x\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:03.00,0:00:04.00,Default,,0,0,0,,{\\i1}Hi{\\i0}\\Nthere {\\p1}m 0 0 l 1 1{\\p0}\nDialogue: 0,0:00:01.00,0:00:02.00,Default,,0,0,0,,{\\b700}Bold{\\b0} a --> b\\hc\n".encode(),
              b"\x02" + "WEBVTT\n\n00:01.000 --> 00:02.000\nHi\n".encode(),
+             # Hours far past any film (once trapped in the timestamp; see SubtitleTests).
+             b"\x00" + "1\n99999999999999:00:01,000 --> 999999999999999:00:02,500\nHello\n".encode(),
              b"\x01" + "[V4+ Styles]\nFormat: Name\n[Events]\nFormat: Start, End, Text\nDialogue: 0:00:00.50,0:00:01.00,a,b,c\n".encode()]
     for i, s in enumerate(seeds): (out / f"seed-{i}").write_bytes(s)
 elif target == "range":

@@ -41,7 +41,7 @@ public func shortened(_ text: String, limit: Int = 500) -> String {
     }
     var cut = String(text[..<end])
     // One "character" can be thousands of combining marks: cut those by scalar.
-    if cut.utf8.count > limit * 8 { cut = String(String.UnicodeScalarView(cut.unicodeScalars.prefix(limit))) }
+    if cut.unicodeScalars.count > limit * 8 { cut = String(String.UnicodeScalarView(cut.unicodeScalars.prefix(limit))) }
     return cut.utf8.count == text.utf8.count ? text : cut + "…"
 }
 

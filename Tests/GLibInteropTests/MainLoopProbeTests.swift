@@ -7,9 +7,14 @@ import XCTest
 
 /// CASTDECK_MAINLOOP_PROBE's probe: a main loop blocked on purpose shows as a stall at least
 /// as long as the block, in a JSON line on the monotonic clock.
-@MainActor
+/// XCTest runs test methods on the process main thread (see MainLoopTests).
 final class MainLoopProbeTests: XCTestCase {
     func testABlockedLoopIsMeasured() throws {
+        try MainActor.assumeIsolated { try Self.blockedLoop() }
+    }
+
+    @MainActor
+    static func blockedLoop() throws {
         let path = NSTemporaryDirectory() + "probe-\(getpid()).jsonl"
         defer { unlink(path) }
         let probe = try XCTUnwrap(MainLoopProbe(path: path))
