@@ -76,6 +76,9 @@ elif target == "txt":
 PY
 fi
 log=${FUZZ_LOG:-/tmp/castdeck-fuzz-$target.log}
+# Swift's crash backtracer reads the dying process's memory, which ASan reports as a crash of
+# its own and hides the real message; libFuzzer's own report of the trap is enough.
+export SWIFT_BACKTRACE=enable=no
 "$bin" "${run[@]}" "$corpus" -max_total_time="$secs" -max_len=70000 -artifact_prefix="artifacts/$target-" -print_final_stats=1 "$@" 2>&1 | tee "$log" | grep -E "^(#[0-9]+ +(DONE|pulse))|stat::number_of_executed_units|ERROR|SUMMARY|Fatal error|failed" || true
 if grep -qE "ERROR: |Fatal error|deadly signal" "$log"; then echo "fuzz $target: a crash or failed check was found, see artifacts/ and $log" >&2; exit 1; fi
 runs=$(grep -oE "stat::number_of_executed_units: *[0-9]+" "$log" | grep -oE "[0-9]+$" || echo "?")
