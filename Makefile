@@ -6,7 +6,7 @@ SWIFT ?= swift
 # Executables the tests run as separate processes.
 TEST_TOOLS := castctl imagecache-writer castdeck
 
-.PHONY: demo check setup build test system-test bench fuzz
+.PHONY: demo check setup build test system-test bench fuzz soak
 
 setup:
 	./scripts/setup.sh
@@ -36,3 +36,11 @@ bench: setup
 
 fuzz:
 	./scripts/fuzz.sh
+
+# Two hours of the load test (Tests/System/run-load.sh): 10 senders round after round while
+# the window and castctl watch follow; every command answered, states agree, memory flat.
+# Not part of `make check` (which runs the short form). SOAK_SECONDS=N for another length.
+SOAK_SECONDS ?= 7200
+soak: setup
+	SOAK_SECONDS=$(SOAK_SECONDS) LOAD_COMMANDS=$${LOAD_COMMANDS:-2000} LOAD_RESULTS=$${LOAD_RESULTS:-/tmp/castdeck-soak-results.json} \
+	  bash Tests/System/run-load.sh

@@ -174,6 +174,19 @@ let package = Package(
             dependencies: ["CastProtocol", "CLibFuzzer"],
             path: "Fuzz/castproto-fuzz"
         ),
+        // One CastClient sender of the load test (Tests/System/run-load.sh).
+        .executableTarget(
+            name: "castdeck-load-sender",
+            dependencies: ["CastClient", "CastProtocol"],
+            path: "Tests/System/load/sender"
+        ),
+        // Fuzz targets for subtitles → WebVTT, HTTP Range and DNS-SD TXT records (scripts/fuzz.sh
+        // webvtt|range|txt). Their parsers' files are linked in (see Fuzz/castdeck-fuzz/Fuzz.swift).
+        .executableTarget(
+            name: "castdeck-fuzz",
+            dependencies: ["CastCore", "CLibFuzzer"],
+            path: "Fuzz/castdeck-fuzz"
+        ),
         // SET_PLAYBACK_RATE latency through CastClient; driven by Benchmarks/client/run.sh.
         .executableTarget(
             name: "castdeck-bench-client",

@@ -78,7 +78,7 @@ extension AppModel {
     public func skipAd() async {
         guard let ad = adState else { return }
         guard ad.isSkippable else {
-            if let n = ad.skippableIn { post(tr("This ad can be skipped in {0} s.", Int(n))) }
+            if let n = ad.skippableIn { post(tr("This ad can be skipped in {0} s.", Int(min(n, 1e9)))) }
             else { post(tr("This ad cannot be skipped.")) }
             return
         }

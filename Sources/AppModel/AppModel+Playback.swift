@@ -49,8 +49,8 @@ extension AppModel {
         default: true
         }
     }
-    public var title: String { media?.metadata?.displayTitle ?? tr("Untitled") }
-    public var subtitle: String { media?.metadata?.displaySubtitle ?? "" }
+    public var title: String { shortened(media?.metadata?.displayTitle ?? tr("Untitled")) }
+    public var subtitle: String { shortened(media?.metadata?.displaySubtitle ?? "") }
     /// Music or other audio (the placeholder artwork shows a note instead of a film).
     public var isAudio: Bool {
         if media?.metadata?.metadataType == .musicTrack { return true }
@@ -97,7 +97,7 @@ extension AppModel {
     public var activeAudioTrackID: Int? { audioTracks.first { activeTrackIDs.contains($0.trackId) }?.trackId }
 
     public static func trackLabel(_ t: MediaTrack) -> String {
-        let name = t.name ?? tr("Track {0}", t.trackId)
+        let name = t.name.map { shortened($0) } ?? tr("Track {0}", t.trackId)
         // The name is isolated and the label starts with the UI's direction mark, so "فارسی (fa)"
         // reads name-then-code in an English window and a Persian one alike.
         let mark = Localization.isRightToLeft ? "\u{200F}" : "\u{200E}"
@@ -126,7 +126,8 @@ extension AppModel {
         let index = (clipIDs.firstIndex { $0 == b.breakClipId } ?? 0) + 1
         let remaining = max(0, (clip?.duration ?? 0) - clipTime)
         let skipAt = b.whenSkippable ?? clip?.whenSkippable
-        let skippableIn = skipAt.map { max(0, ($0 - clipTime).rounded(.up)) }
+        // Numbers from the device: a non-finite or absurd wait is not shown as a count.
+        let skippableIn = skipAt.map { max(0, ($0 - clipTime).rounded(.up)) }.map { $0.isFinite ? min($0, 1e9) : 0 }
         return AdState(clipIndex: index, clipCount: max(clipIDs.count, 1), remaining: remaining,
                        skippableIn: skippableIn)
     }

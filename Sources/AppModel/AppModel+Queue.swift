@@ -23,9 +23,9 @@ extension AppModel {
             let item = queue.cachedItems[id]
             let metadata = item?.media?.metadata
             var detail: [String] = []
-            if let artist = metadata?.artist ?? metadata?.albumArtist ?? metadata?.subtitle, !artist.isEmpty { detail.append(artist) }
+            if let artist = metadata?.artist ?? metadata?.albumArtist ?? metadata?.subtitle, !artist.isEmpty { detail.append(shortened(artist)) }
             if let d = item?.media?.duration, d > 0 { detail.append(formatQueueTime(d)) }
-            let title = metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…")
+            let title = shortened(metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…"))
             return QueueRow(
                 itemID: id, title: title, detail: detail.joined(separator: " · "), artworkURL: metadata?.images?.first?.url,
                 isCurrent: id == queue.currentItemID, isLoaded: item != nil)
@@ -131,7 +131,8 @@ extension AppModel {
 
 /// 3:25, 1:02:03.
 func formatQueueTime(_ s: Double) -> String {
-    let total = Int(s.rounded(.down))
+    // A duration from the device: not trusted to be finite, positive or to fit an Int.
+    let total = s.isFinite ? Int(min(max(0, s), Double(Int32.max)).rounded(.down)) : 0
     let h = total / 3600, m = (total % 3600) / 60, sec = total % 60
     let mm = h > 0 && m < 10 ? "0\(m)" : "\(m)"
     return (h > 0 ? "\(h):" : "") + mm + ":" + (sec < 10 ? "0\(sec)" : "\(sec)")

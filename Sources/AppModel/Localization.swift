@@ -27,10 +27,29 @@ func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
     return out
 }
 
+/// Text from the device as the window shows it: at most `limit` characters (grapheme
+/// clusters), then "…". Labels ellipsize what does not fit anyway; this keeps a title of tens of
+/// thousands of characters from being laid out in full on the main loop (issue 17: a 60,000-
+/// character title stalled the window for a second). `castctl --json` and MPRIS keep the full text.
+public func shortened(_ text: String, limit: Int = 500) -> String {
+    guard text.utf8.count > limit else { return text }  // cheap test first: bytes ≥ characters
+    var end = text.startIndex
+    var n = 0
+    while end < text.endIndex, n < limit {
+        text.formIndex(after: &end)
+        n += 1
+    }
+    var cut = String(text[..<end])
+    // One "character" can be thousands of combining marks: cut those by scalar.
+    if cut.unicodeScalars.count > limit * 8 { cut = String(String.UnicodeScalarView(cut.unicodeScalars.prefix(limit))) }
+    return cut.utf8.count == text.utf8.count ? text : cut + "…"
+}
+
 /// "1:05:03" / "4:07" / "0:25", using Western digits (what Cast apps show everywhere).
 public func formatTime(_ seconds: Double) -> String {
     guard seconds.isFinite else { return "0:00" }
-    let total = Int(max(0, seconds).rounded(.down))
+    // Times come from the device: negative ones read 0:00, absurd ones stop at Int32.max seconds.
+    let total = Int(min(max(0, seconds), Double(Int32.max)).rounded(.down))
     let h = total / 3600, m = (total % 3600) / 60, s = total % 60
     let ss = s < 10 ? "0\(s)" : "\(s)"
     if h > 0 { return "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" }

@@ -27,7 +27,7 @@ struct StatusCommand: AsyncParsableCommand {
     static func text(_ r: StatusReport) -> String {
         var lines = ["Device:  \(r.device)", "Trust:   \(r.authentication.text)"]
         if let v = r.receiver?.volume {
-            let level = v.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?"
+            let level = v.level.map { Output.percent($0) } ?? "?"
             lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")")
         }
         if let s = r.session {
@@ -41,7 +41,7 @@ struct StatusCommand: AsyncParsableCommand {
             lines.append("Media:   " + r.mediaLine)
             if let m = r.media {
                 if let v = m.volume {
-                    lines.append("Stream:  volume \(v.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?")\(v.muted == true ? " (muted)" : "")")
+                    lines.append("Stream:  volume \(v.level.map { Output.percent($0) } ?? "?")\(v.muted == true ? " (muted)" : "")")
                 }
                 if let tracks = m.effectiveMedia?.tracks, !tracks.isEmpty {
                     let active = Set(m.activeTrackIds ?? [])

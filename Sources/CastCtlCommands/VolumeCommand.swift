@@ -34,7 +34,7 @@ enum DeviceVolume {
     static func run(_ options: ClientOptions, _ change: @Sendable (CastSession) async throws(CastClientError) -> ReceiverStatus) async throws {
         let status = try await options.withSession { session in try await change(session) }
         let v = status.volume
-        let line = "Volume \(v?.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?")\(v?.muted == true ? " (muted)" : "")"
+        let line = "Volume \(v?.level.map { Output.percent($0) } ?? "?")\(v?.muted == true ? " (muted)" : "")"
         options.emit(json: v, text: line)
     }
 }

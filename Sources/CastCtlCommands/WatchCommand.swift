@@ -55,7 +55,7 @@ struct WatchCommand: AsyncParsableCommand {
                 group.addTask {
                     for await r in session.receiverStatusUpdates() {
                         let app = r.applications?.first.map { $0.displayName ?? $0.appId } ?? "none"
-                        let vol = r.volume?.level.map { "\(Int(($0 * 100).rounded())) %" } ?? "?"
+                        let vol = r.volume?.level.map { Output.percent($0) } ?? "?"
                         out(Event(event: "receiver", receiver: r), "device: app \(app), volume \(vol)\(r.volume?.muted == true ? " (muted)" : "")")
                     }
                 }

@@ -13,6 +13,9 @@ final class TracksPopover {
     let popover: Popover
     let box: Box
     var renderedTracks: [MediaTrackSummary] = []
+    /// Buttons per kind at most: a receiver may list thousands of tracks (issue 17), and
+    /// nobody picks from more than this; the rest are counted in one line.
+    static let maxButtonsPerKind = 50
 
     /// What the buttons show; rebuilt only when it changes.
     struct MediaTrackSummary: Equatable {
@@ -40,10 +43,10 @@ final class TracksPopover {
         // Toggle buttons rather than radio check buttons: GTK 4.8 gives check buttons no
         // accessible action, so screen readers could read but not choose them.
         addButton(tr("Off"), action: .selectTextTrack, target: -1)
-        for t in tracks where !t.isAudio && !t.isBurnable { addButton(t.label, action: .selectTextTrack, target: t.id) }
+        addCapped(tracks.filter { !$0.isAudio && !$0.isBurnable }, action: .selectTextTrack)
         if tracks.contains(where: \.isAudio) {
             box.append(Label(tr("Audio"), classes: ["heading"]))
-            for t in tracks where t.isAudio { addButton(t.label, action: .selectAudioTrack, target: t.id) }
+            addCapped(tracks.filter(\.isAudio), action: .selectAudioTrack)
         }
         // A file converted here can have a subtitle drawn into the picture (image subtitles
         // such as PGS cannot be text tracks); choosing one casts it again from where it is.
@@ -56,11 +59,21 @@ final class TracksPopover {
         }
     }
 
+    /// The first `maxButtonsPerKind` tracks as buttons, then how many are left out.
+    private func addCapped(_ list: [MediaTrackSummary], action: AppAction.Name) {
+        for t in list.prefix(Self.maxButtonsPerKind) { addButton(t.label, action: action, target: t.id) }
+        let hidden = list.count - Self.maxButtonsPerKind
+        if hidden > 0 {
+            box.append(Label(ntr("{0} more track not shown", "{0} more tracks not shown", hidden, hidden), classes: ["dim-label"]))
+        }
+    }
+
     private func addButton(_ label: String, action: AppAction.Name, target: Int, name: String? = nil) {
         let b = ToggleButton(label: label)
         if let name { b.setAccessibleName(name) }
         b.addCSSClass("flat")
         b.alignLabelStart()
+        b.ellipsizeLabel(maxWidthChars: 40)
         b.setAction("win." + action.rawValue, target: .int(target))
         box.append(b)
     }

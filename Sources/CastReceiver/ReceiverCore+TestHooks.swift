@@ -27,6 +27,23 @@ extension ReceiverCore {
             tick()
         case "GET_CLOCK":
             break
+        case "SEND_MEDIA_STATUS":
+            // Whatever a hostile or broken device might send: the file's bytes go out as they
+            // are, as one message on the media namespace, to every sender of the running app.
+            // (A file, not an inline string, so tests can send up to the 64 KiB frame limit.)
+            guard let path = value["file"]?.stringValue, let app = running,
+                let data = FileManager.default.contents(atPath: path)
+            else {
+                drop(message, from: c, "SEND_MEDIA_STATUS needs a readable file and a running app")
+                return
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            logger.info("test hook: sending \(data.count) bytes of MEDIA_STATUS from \(path)")
+            for conn in connections.values where !conn.closing {
+                for sender in conn.senders(connectedTo: app.transportId) {
+                    send(CastMessage(source: app.transportId, destination: sender, namespace: CastNamespace.mediaURN, utf8: text), to: conn)
+                }
+            }
         default:
             drop(message, from: c, "unknown test hook")
             return

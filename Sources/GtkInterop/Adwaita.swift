@@ -102,13 +102,21 @@ extension ActionRow {
         self.init(unchecked: adw_action_row_new())
         self.title = title
     }
+    // AdwPreferencesRow reads its title and subtitle as Pango markup unless told otherwise;
+    // rows show device names and media titles from outside, which must stay text (issue 17).
     public var title: String {
         get { adw_preferences_row_get_title(cast(pointer)).map { String(cString: $0) } ?? "" }
-        nonmutating set { if title != newValue { adw_preferences_row_set_title(cast(pointer), newValue) } }
+        nonmutating set {
+            adw_preferences_row_set_use_markup(cast(pointer), 0)
+            if title != newValue { adw_preferences_row_set_title(cast(pointer), newValue) }
+        }
     }
     public var subtitle: String {
         get { adw_action_row_get_subtitle(cast(pointer)).map { String(cString: $0) } ?? "" }
-        nonmutating set { if subtitle != newValue { adw_action_row_set_subtitle(cast(pointer), newValue) } }
+        nonmutating set {
+            adw_preferences_row_set_use_markup(cast(pointer), 0)
+            if subtitle != newValue { adw_action_row_set_subtitle(cast(pointer), newValue) }
+        }
     }
     public func addSuffix(_ w: some WidgetWrapper) { adw_action_row_add_suffix(cast(pointer), w.pointer) }
     public var isActivatable: Bool {
@@ -130,6 +138,7 @@ public struct PreferencesRow: WidgetWrapper {
 extension PreferencesRow {
     public init(title: String, child: some WidgetWrapper) {
         self.init(unchecked: adw_preferences_row_new())
+        adw_preferences_row_set_use_markup(cast(pointer), 0)
         adw_preferences_row_set_title(cast(pointer), title)
         gtk_list_box_row_set_activatable(cast(pointer), 0)
         gtk_list_box_row_set_child(cast(pointer), child.pointer)
@@ -192,7 +201,11 @@ extension ToastOverlay {
         if let shown = shownToasts[raw], shown.text == text {
             adw_toast_dismiss(shown.toast)
         }
-        let t = adw_toast_new(text)!
+        // libadwaita 1.2 reads a toast's title as Pango markup (no use-markup switch before 1.4):
+        // escape it, since toasts can name media and devices.
+        let escaped = g_markup_escape_text(text, -1)!
+        defer { g_free(escaped) }
+        let t = adw_toast_new(escaped)!
         adw_toast_set_timeout(t, timeout)
         if let button, let onButton {
             adw_toast_set_button_label(t, button)

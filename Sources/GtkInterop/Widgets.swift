@@ -78,6 +78,14 @@ extension ToggleButton {
         }
     }
 
+    /// Ends the label with "…" past `chars` characters of width (names that come from outside).
+    public func ellipsizeLabel(maxWidthChars chars: Int32) {
+        if let child = gtk_button_get_child(cast(pointer)), Label(unchecked: child).isA("GtkLabel") {
+            gtk_label_set_ellipsize(cast(child), PANGO_ELLIPSIZE_END)
+            gtk_label_set_max_width_chars(cast(child), chars)
+        }
+    }
+
     @discardableResult
     public func onToggled(_ handler: @escaping @MainActor () -> Void) -> gulong { on("toggled", handler) }
 }

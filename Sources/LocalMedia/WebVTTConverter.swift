@@ -142,8 +142,13 @@ public enum WebVTTConverter {
                 total = total * 60 + Double(v)
             }
         }
-        return total
+        // A time past 100,000 hours is no subtitle timing (and once made the WebVTT
+        // timestamp trap converting milliseconds to Int: found by Fuzz/castdeck-fuzz webvtt).
+        return total <= maxSeconds ? total : nil
     }
+
+    /// The latest time a cue may have: 99,999:59:59.999.
+    static let maxSeconds = 99_999 * 3600 + 3599.999
 
     private static func pow10(_ n: Int) -> Double { [1, 10, 100, 1000][n] }
 

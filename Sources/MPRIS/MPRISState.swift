@@ -39,7 +39,8 @@ public enum MPRIS {
     /// Seconds to MPRIS microseconds.
     public static func microseconds(_ seconds: Double) -> Int64 {
         guard seconds.isFinite else { return 0 }
-        return Int64((max(0, seconds) * 1_000_000).rounded())
+        // A device's time is not trusted to fit: 9e12 s is about the largest Int64 microseconds hold.
+        return Int64((min(max(0, seconds), 9e12) * 1_000_000).rounded())
     }
 
     /// A file:// URI of a local path (RFC 3986: everything but unreserved characters and '/'

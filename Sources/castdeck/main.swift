@@ -110,6 +110,15 @@ let status: Int32 = MainActor.assumeIsolated {
         artwork: makeArtworkProvider(),
         startDemoReceiver: { try await demo.start() })
     let app = CastDeckApplication(options: options, services: services, paths: paths)
-    return app.run()
+    // CASTDECK_MAINLOOP_PROBE=PATH: how late the main loop runs its sources, once a second
+    // (GLibInterop's MainLoopProbe; docs/gui.md). Tests read it to prove the window never stalls.
+    var probe: MainLoopProbe?
+    if let path = getenv("CASTDECK_MAINLOOP_PROBE").map({ String(cString: $0) }) {
+        probe = MainLoopProbe(path: path)
+        if probe == nil { printError("castdeck: CASTDECK_MAINLOOP_PROBE: cannot write \(path)") }
+    }
+    let status = app.run()
+    probe?.finish()
+    return status
 }
 exit(status)

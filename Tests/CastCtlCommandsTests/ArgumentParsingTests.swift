@@ -253,3 +253,14 @@ final class ArgumentParsingTests: XCTestCase {
         #expect(Output.terminalSafe(text) == text)
     }
 }
+
+/// castctl prints what a device sends without trusting numbers to fit (issue 17).
+@Test func outputOfAbsurdNumbers() {
+    #expect(Output.seconds(1e308) == "596523:14:07")
+    #expect(Output.seconds(-5) == "0:00")
+    #expect(Output.seconds(.nan) == "--:--")
+    #expect(Output.percent(0.4) == "40 %")
+    #expect(Output.percent(1e308).hasSuffix(" %"))
+    #expect(Output.number(1e308) == "1e+308")
+    #expect(Output.number(3) == "3")
+}

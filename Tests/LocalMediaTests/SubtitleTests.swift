@@ -46,6 +46,15 @@ final class SubtitleTests: XCTestCase {
         try golden("sample.ass", .ass, "sample.vtt", encoding: .utf8, skipped: 1)
     }
 
+    /// Found by `scripts/fuzz.sh webvtt`: an hour field of 14 digits trapped converting the
+    /// cue's milliseconds to Int. Such a cue is skipped with a warning; the others stay.
+    func testAbsurdHoursSkipTheCue() throws {
+        let srt = "1\n99999999999999:00:01,000 --> 999999999999999:00:02,500\nHello\n\n2\n99999:00:01,000 --> 99999:00:02,000\nLast\n"
+        let doc = try WebVTTConverter.convert(Array(srt.utf8), format: .srt)
+        XCTAssertEqual(doc.text, "WEBVTT\n\n99999:00:01.000 --> 99999:00:02.000\nLast\n\n")
+        XCTAssertEqual(doc.warnings.count, 1)
+    }
+
     func testAFileWithoutAnyCueIsAnError() {
         XCTAssertThrowsError(try WebVTTConverter.convert(Array("just text\n".utf8), format: .srt, name: "x.srt")) { error in
             guard case LocalMediaError.subtitleUnusable(let path, _) = error else { return XCTFail("\(error)") }

@@ -1,0 +1,1 @@
+../../Sources/CastDiscovery/TXTRecord.swift

@@ -1,0 +1,1 @@
+../../Sources/LocalMedia/TextDecoding.swift
