@@ -54,10 +54,7 @@ public struct CastMessage: Sendable, Hashable {
         guard size <= CastFraming.maxBodyLength else { throw .messageTooLarge(bytes: size) }
         var out: [UInt8] = []
         out.reserveCapacity(CastFraming.headerLength + size)
-        out.append(UInt8(truncatingIfNeeded: size >> 24))
-        out.append(UInt8(truncatingIfNeeded: size >> 16))
-        out.append(UInt8(truncatingIfNeeded: size >> 8))
-        out.append(UInt8(truncatingIfNeeded: size))
+        CastFraming.appendHeader(length: size, to: &out)
         writeBody(into: &out)
         return out
     }

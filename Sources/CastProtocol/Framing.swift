@@ -10,15 +10,20 @@ public enum CastFraming {
     public static func frame(_ body: [UInt8]) throws(CastProtocolError) -> [UInt8] {
         guard !body.isEmpty else { throw .emptyFrame }
         guard body.count <= maxBodyLength else { throw .messageTooLarge(bytes: body.count) }
-        let n = UInt32(body.count)
         var out = [UInt8]()
         out.reserveCapacity(headerLength + body.count)
+        appendHeader(length: body.count, to: &out)
+        out.append(contentsOf: body)
+        return out
+    }
+
+    /// Appends the 4-byte big-endian length header of a body of `length` bytes.
+    static func appendHeader(length: Int, to out: inout [UInt8]) {
+        let n = UInt32(length)
         out.append(UInt8(truncatingIfNeeded: n >> 24))
         out.append(UInt8(truncatingIfNeeded: n >> 16))
         out.append(UInt8(truncatingIfNeeded: n >> 8))
         out.append(UInt8(truncatingIfNeeded: n))
-        out.append(contentsOf: body)
-        return out
     }
 }
 
