@@ -25,7 +25,7 @@ demo: setup
 check: setup
 	$(SWIFT) build --product CastDeckPackageTests
 	for p in $(TEST_TOOLS); do $(SWIFT) build --product $$p || exit 1; done
-	dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
+	dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-noreset -screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
 	./scripts/system-tests.sh
 
 system-test: setup

@@ -14,7 +14,7 @@ if [[ -n "${DISPLAY:-}" || -n "${WAYLAND_DISPLAY:-}" ]]; then
 elif [[ "${CASTDECK_XVFB:-}" == 1 ]]; then
   echo "demo: no display; running under xvfb-run (CASTDECK_XVFB=1), nothing will be visible"
   export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none
-  exec xvfb-run -a -s "-screen 0 1280x800x24 -nolisten tcp" "$bin" --demo "$@"
+  exec xvfb-run -a -s "-noreset -screen 0 1280x800x24 -nolisten tcp" "$bin" --demo "$@"
 else
   echo "demo: no display (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open." >&2
   echo "      Run 'make demo' from a desktop session, or CASTDECK_XVFB=1 make demo to start it on a" >&2

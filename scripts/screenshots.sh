@@ -28,7 +28,7 @@ sleep 0.5
 for size in ${SIZES:-360x640 1280x800 1920x1080}; do
 w=${size%x*}; h=${size#*x}
 display=":$((190 + RANDOM % 50))"
-Xvfb "$display" -screen 0 "${w}x${h}x24" -nolisten tcp >/dev/null 2>&1 & xvfb=$!
+Xvfb "$display" -noreset -screen 0 "${w}x${h}x24" -nolisten tcp >/dev/null 2>&1 & xvfb=$!
 export DISPLAY="$display"
 for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
 for lang in en fa; do

@@ -32,10 +32,9 @@ fi
 
 # The window: Xvfb + AT-SPI, a receiver, `castctl cast DIR` serving three tagged files,
 # then castdeck joining what plays.
-display=":$((90 + RANDOM % 100))"
-Xvfb "$display" -screen 0 1024x900x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
-export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi
-for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
+source Tests/System/gui/xvfb.sh
+start_xvfb 1024x900 || exit 1
+export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
 sleep 0.5
 mkdir -p "$work/album"
