@@ -32,7 +32,11 @@ final class QueueView {
     var rendered: [AppModel.QueueRow] = []
     /// Rows are made a page at a time as the list is scrolled down (a queue of thousands
     /// would otherwise take seconds to build), always far enough to show the current item.
-    static let page = 100
+    /// A page is two screens of the popover (480 px, about ten rows): the next page is made
+    /// while the end is still 400 px away, and a list box measures every row it holds when
+    /// it opens, so each page made costs the main loop time (issue 17: 100 rows held it
+    /// 45–75 ms; 40 rows about 80 ms when the popover opened).
+    static let page = 20
     var shownCount = QueueView.page
     var renderedArtwork: String?
     /// Row thumbnails by artwork URL: the cached file, or nil while fetching or when it failed.
@@ -89,7 +93,10 @@ final class QueueView {
             rows += added
             rendered += next[oldIDs.count...].map { var r = $0; r.title = ""; return r }
         } else if newIDs != oldIDs {
-            list.removeAll()
+            // The old rows are hidden now and removed a few per main-loop turn (Retire).
+            let list = list
+            for r in rows { r.row.isVisible = false }
+            Retire.gradually(rows.map { r in { list.remove(r.row) } }, perTurn: 2)
             rows = next.map(makeRow)
             for r in rows { list.append(r.row) }
             rendered = next.map { var r = $0; r.title = ""; return r }  // forces the update below
@@ -105,6 +112,9 @@ final class QueueView {
 
     private func makeRow(_ r: AppModel.QueueRow) -> RowWidgets {
         let row = ActionRow(title: r.title)
+        // One line each: a queue is scanned, not read, and a list box measures every row it
+        // holds whenever it is laid out (wrapping titles made opening 1,000 items slow).
+        row.limitLines(title: 1, subtitle: 1)
         row.isActivatable = true
         let id = r.itemID
         row.onActivated { [unowned self] in Task { await self.model.perform(.queueJump(id)) } }
@@ -131,17 +141,21 @@ final class QueueView {
         let menu = MenuButton(iconName: "view-more-symbolic")
         menu.addCSSClass("flat")
         menu.setAlignCenter()
-        let box = Box(vertical: true, spacing: 0)
-        let popover = Popover(child: box)
-        for (action, label) in [(AppAction.Name.queueMoveUp, tr("Move Up")), (.queueMoveDown, tr("Move Down")),
-                                (.queueRemove, tr("Remove")), (.queuePlayNext, tr("Play Next"))] {
-            let b = Button(label: label)
-            b.addCSSClass("flat")
-            b.bindAction("win." + action.rawValue, target: .int(id))
-            b.onClicked { popover.popdown() }
-            box.append(b)
+        // The menu is made when it first opens: a page of rows would otherwise make a page of
+        // popovers on every queue change, and hardly any is ever opened.
+        menu.setPopoverFactory {
+            let box = Box(vertical: true, spacing: 0)
+            let popover = Popover(child: box)
+            for (action, label) in [(AppAction.Name.queueMoveUp, tr("Move Up")), (.queueMoveDown, tr("Move Down")),
+                                    (.queueRemove, tr("Remove")), (.queuePlayNext, tr("Play Next"))] {
+                let b = Button(label: label)
+                b.addCSSClass("flat")
+                b.bindAction("win." + action.rawValue, target: .int(id))
+                b.onClicked { popover.popdown() }
+                box.append(b)
+            }
+            return popover
         }
-        menu.setPopover(popover)
         row.addSuffix(menu)
         return RowWidgets(row: row, thumb: thumb, current: current, play: play, menu: menu)
     }

@@ -102,6 +102,14 @@ extension ActionRow {
         self.init(unchecked: adw_action_row_new())
         self.title = title
     }
+
+    /// Title and subtitle at most this many lines, ellipsized (0: wrap without limit). One
+    /// line each also makes the row cheap to measure: wrapping labels are laid out again for
+    /// every width GTK asks about.
+    public func limitLines(title: Int32, subtitle: Int32) {
+        adw_action_row_set_title_lines(cast(pointer), title)
+        adw_action_row_set_subtitle_lines(cast(pointer), subtitle)
+    }
     // AdwPreferencesRow reads its title and subtitle as Pango markup unless told otherwise;
     // rows show device names and media titles from outside, which must stay text (issue 17).
     public var title: String {

@@ -24,6 +24,27 @@ extension MenuButton {
         self.init(unchecked: gtk_menu_button_new())
         gtk_menu_button_set_icon_name(cast(pointer), iconName)
     }
+
+    /// Makes the button's popover the first time it opens instead of now: each row of a long
+    /// list carries a menu, and almost none is ever opened (a page of 100 rows made 100
+    /// popovers with four buttons each on every queue change).
+    public func setPopoverFactory(_ make: @escaping @MainActor () -> Popover) {
+        let data = Unmanaged.passRetained(PopoverFactory(make)).toOpaque()
+        gtk_menu_button_set_create_popup_func(cast(pointer), { button, data in
+            let factory = Unmanaged<PopoverFactory>.fromOpaque(data!).takeUnretainedValue()
+            MainActor.assumeIsolated {
+                guard let button, gtk_menu_button_get_popover(button) == nil else { return }
+                gtk_menu_button_set_popover(button, factory.make().pointer)
+            }
+        }, data, { data in
+            if let data { Unmanaged<PopoverFactory>.fromOpaque(data).release() }
+        })
+    }
+}
+
+final class PopoverFactory {
+    let make: @MainActor () -> Popover
+    init(_ make: @escaping @MainActor () -> Popover) { self.make = make }
 }
 
 @MainActor

@@ -61,6 +61,12 @@ extension WidgetWrapper {
 
     public func grabFocus() { _ = gtk_widget_grab_focus(pointer) }
 
+    /// Takes the extra width of its row.
+    public var hexpand: Bool {
+        get { gtk_widget_get_hexpand(pointer).isTrue }
+        nonmutating set { gtk_widget_set_hexpand(pointer, newValue.gboolean) }
+    }
+
     /// The toplevel window this widget is in, if any.
     public var window: Window? {
         guard let root = gtk_widget_get_root(pointer) else { return nil }
@@ -71,6 +77,14 @@ extension WidgetWrapper {
     public func isA(_ typeName: String) -> Bool {
         let t = g_type_from_name(typeName)
         return t != 0 && g_type_check_instance_is_a(raw.assumingMemoryBound(to: GTypeInstance.self), t).isTrue
+    }
+
+    /// The child widgets, first to last.
+    public var children: [Widget] {
+        var out: [Widget] = []
+        var c = gtk_widget_get_first_child(pointer)
+        while let w = c { out.append(Widget(unchecked: w)); c = gtk_widget_get_next_sibling(w) }
+        return out
     }
 
     /// Whether both wrap the same widget.

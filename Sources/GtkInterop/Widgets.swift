@@ -189,6 +189,8 @@ extension Box {
     public func removeAll() {
         while let c = gtk_widget_get_first_child(pointer) { gtk_box_remove(cast(pointer), c) }
     }
+
+    public func remove(_ child: some WidgetWrapper) { gtk_box_remove(cast(pointer), child.pointer) }
 }
 
 public struct Stack: WidgetWrapper {
@@ -271,6 +273,7 @@ public struct ListBox: WidgetWrapper {
 @MainActor
 extension ListBox {
     public func append(_ row: some WidgetWrapper) { gtk_list_box_append(cast(pointer), row.pointer) }
+    public func remove(_ row: some WidgetWrapper) { gtk_list_box_remove(cast(pointer), row.pointer) }
     public func removeAll() {
         while let c = gtk_widget_get_first_child(pointer) { gtk_list_box_remove(cast(pointer), c) }
     }
