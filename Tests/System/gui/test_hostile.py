@@ -190,8 +190,13 @@ def many_tracks():
     responsive()
     # Show More adds the next subtitles (50), not all of them, and the audio tracks stay as they were.
     click(find(app, "Show More Subtitles", timeout=10))
-    grown = wait_for("more subtitle buttons", lambda: (lambda b: b if len(b) > len(buttons) else None)(
-        [n for n in find_all(app, role="push button") if re.match(r"^(track \d+|t\d+)", plain(n.name))]), timeout=30)
+    def track_buttons():
+        return [n for n in find_all(app, role="push button") if re.match(r"^(track \d+|t\d+)", plain(n.name))]
+    # The accessibility tree may show the new buttons a few at a time: wait for all 50.
+    grown = wait_for("50 more track buttons", lambda: (lambda b: b if len(b) >= len(buttons) + 50 else None)(track_buttons()),
+                     timeout=30)
+    time.sleep(0.5)
+    grown = track_buttons()
     print(f"     Show More Subtitles: {len(grown)} track buttons", flush=True)
     if len(grown) != len(buttons) + 50:
         raise Failure(f"Show More made {len(grown) - len(buttons)} buttons, not 50")
