@@ -18,6 +18,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "gui"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import pyatspi  # noqa: E402
+from pcc_serial import serialize  # noqa: E402
 import pychromecast  # noqa: E402
 from atspi_helpers import Failure, click, find, find_all, states, wait_for  # noqa: E402
 from raw_media import RawMediaHandler  # noqa: E402
@@ -111,6 +112,7 @@ def case(name):
 host, port = DEVICE.rsplit(":", 1)
 cast = pychromecast.get_chromecast_from_host((host, int(port), uuid.uuid4(), "Chromecast", "Living Room TV"),
                                              tries=3, retry_wait=0.5, timeout=10)
+serialize(cast)  # this script and pychromecast's thread both use the socket
 raw = RawMediaHandler()
 cast.register_handler(raw)
 cast.wait(timeout=15)
