@@ -42,7 +42,9 @@ def serialize(cast):
         # Only the TLS socket is wrapped: the plain one is handed to ssl.wrap_socket as it is.
         self.__dict__["_serial_socket"] = _OneAtATime(value, lock) if isinstance(value, ssl.SSLSocket) else value
 
-    current = client.__dict__.pop("socket", None)
+    # pychromecast's thread may be running: the wrapped socket is in place before the property
+    # that returns it, and the plain attribute goes only after, so `socket` is never missing.
+    put(client, client.__dict__.get("socket"))
     client.__class__ = type("SerialSocketClient", (type(client),), {"socket": property(get, put)})
-    client.socket = current
+    client.__dict__.pop("socket", None)
     return cast

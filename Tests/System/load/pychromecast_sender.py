@@ -9,6 +9,7 @@ JSON line like castdeck-load-sender and exits 1 if anything was lost or wrong.
     pychromecast_sender.py HOST PORT SENDER_INDEX COMMANDS [WINDOW]
 """
 import json
+import os
 import sys
 import threading
 import time
@@ -16,31 +17,8 @@ import uuid
 
 import pychromecast
 
-class OneAtATime:
-    """The TLS socket with its reads and writes serialised. pychromecast reads (and answers
-    PINGs) on its own thread while this script writes from the main thread; an SSL socket used
-    from two threads at once corrupts records (the receiver logged BAD_DECRYPT at this rate).
-    pychromecast reads only after select() says there is data, so the lock is held briefly."""
-
-    def __init__(self, sock):
-        self._sock = sock
-        self._lock = threading.Lock()
-
-    def recv(self, *a, **kw):
-        with self._lock:
-            return self._sock.recv(*a, **kw)
-
-    def sendall(self, *a, **kw):
-        with self._lock:
-            return self._sock.sendall(*a, **kw)
-
-    def send(self, *a, **kw):
-        with self._lock:
-            return self._sock.send(*a, **kw)
-
-    def __getattr__(self, name):
-        return getattr(self._sock, name)
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pcc_serial import serialize  # noqa: E402  (the socket is used from two threads)
 
 host, port, index, commands = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
 window = int(sys.argv[5]) if len(sys.argv) > 5 else 4
@@ -49,7 +27,7 @@ REPLY_TIMEOUT = 30.0
 cast = pychromecast.get_chromecast_from_host((host, port, uuid.uuid4(), "Chromecast", "Load TV"),
                                              tries=3, retry_wait=0.5, timeout=10)
 cast.wait(timeout=15)
-cast.socket_client.socket = OneAtATime(cast.socket_client.socket)
+serialize(cast)
 mc = cast.media_controller
 deadline = time.monotonic() + 15
 while mc.status.media_session_id is None and time.monotonic() < deadline:
