@@ -41,6 +41,54 @@ import Testing
         same(JSONValue.int(.max), "max")
     }
 
+    /// Codable's less common shapes, which the writer handles apart from the usual ones:
+    /// containers filled after later members (nested and super encoders), a key written twice,
+    /// a single value that is itself an object and then gains a member, empty values.
+    @Test func unusualContainerShapes() {
+        same(Shapes(), "shapes")
+        same([Shapes(), Shapes()], "array of shapes")
+        same(["k": Shapes()], "dictionary of shapes")
+        same(Empty(), "empty")
+        same([Empty()], "array of empty")
+    }
+
+    struct Shapes: Encodable {
+        enum K: String, CodingKey { case z, a, nested, list, dup, sup, m }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: K.self)
+            var nested = c.nestedContainer(keyedBy: K.self, forKey: .nested)
+            var list = c.nestedUnkeyedContainer(forKey: .list)
+            try c.encode("last", forKey: .z)
+            try nested.encode(2, forKey: .z)
+            try nested.encode([1.5, 2], forKey: .a)
+            try list.encode("x")
+            var inner = list.nestedContainer(keyedBy: K.self)
+            try list.encode(true)
+            try inner.encode("in", forKey: .m)
+            try c.encode(1, forKey: .dup)
+            try c.encode("again", forKey: .dup)
+            try c.encode(Optional<Int>.none, forKey: .a)
+            let sup = c.superEncoder(forKey: .sup)
+            var single = sup.singleValueContainer()
+            try single.encode(["q": 1])
+            try Tagged().encode(to: encoder)
+        }
+    }
+
+    /// Writes a body through a single-value container, then a member beside it, as the
+    /// `.unknown` message cases do.
+    struct Tagged: Encodable {
+        enum K: String, CodingKey { case type }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: K.self)
+            try c.encode("TAG", forKey: .type)
+        }
+    }
+
+    struct Empty: Encodable {
+        func encode(to encoder: any Encoder) throws {}
+    }
+
     @Test func nonFiniteStillBecomesNull() {
         #expect(CastJSON.encode(JSONValue.double(.nan)) == "null")
     }
