@@ -16,19 +16,19 @@ public struct InboundMessage: Sendable {
 /// One TLS link to a device: framing, heartbeat, virtual connections and request/response
 /// matching with timeouts. Sessions own one; most callers use `CastSession` instead.
 ///
-/// Messages are handed to `onMessage` in arrival order, and a request's caller resumes only
-/// after its reply went through `onMessage`, so state derived from replies is current when
-/// a command returns.
+/// Messages are handed to `onMessage` (or `onMessageNow`) in arrival order, and a request's
+/// caller resumes only after its reply went through them, so state derived from replies is
+/// current when a command returns.
 public actor CastConnection {
     public nonisolated let device: DeviceAddress
     public nonisolated let senderID: String
 
     let channel: any Channel  // internal: CastSession+Endpoints.swift reads its addresses
     private let configuration: CastClientConfiguration
-    private var logger: Logger
+    private let logger: Logger
     private let ids = RequestIDGenerator(start: Int.random(in: 1...1000))
-    private var pending: [Int: Pending] = [:]
-    private var lastHeard = ContinuousClock.now
+    /// Waiting requests and what the event loop shares (LinkState.swift).
+    private let link: LinkState
     private var lastPing = ContinuousClock.now
     private var closeReason: DisconnectReason?
     private var virtualConnections: Set<String> = []
@@ -38,25 +38,23 @@ public actor CastConnection {
     /// Device authentication of this link (CastConnection+DeviceAuth.swift).
     var deviceAuth = DeviceAuthExchange()
 
-    private struct Pending {
-        var label: String
-        var continuation: CheckedContinuation<NamespacedMessage, any Error>
-        var match: (@Sendable (NamespacedMessage) -> Bool)?
-        var timeout: Scheduled<Void>?
-        var limit: Double
-    }
-
     /// Connects, checks the certificate with the configured policy, opens the virtual
     /// connection to `receiver-0` and starts the heartbeat.
     /// - Parameter tcpTimeout: a shorter limit for the TCP connect alone (reconnect attempts
     ///   use it so that a SYN lost on a silent link does not hold the next attempt back).
+    ///   - onMessageNow: offered each media message first, on the network thread, when no
+    ///     earlier message is still on its way to `onMessage`; returning true means it was
+    ///     applied (then `onMessage` does not see it). It must not block. This lets a reply
+    ///     resume its request without a hop through other actors.
     public static func open(
         to device: DeviceAddress, configuration: CastClientConfiguration, tcpTimeout: Duration? = nil,
+        onMessageNow: (@Sendable (InboundMessage) -> Bool)? = nil,
         onMessage: @escaping @Sendable (InboundMessage) async -> Void = { _ in },
         onClose: @escaping @Sendable (DisconnectReason) async -> Void = { _ in }
     ) async throws(CastClientError) -> CastConnection {
         let group = MultiThreadedEventLoopGroup.singleton
         let (stream, input) = AsyncStream<ConnectionInput>.makeStream()
+        let link = LinkState()
         let handshake = group.next().makePromise(of: Void.self)
         let sslContext: NIOSSLContext
         do {
@@ -78,7 +76,7 @@ public actor CastConnection {
                         try ops.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil))
                         try ops.addHandler(ByteToMessageHandler(CastMessageDecoder()))
                         try ops.addHandler(MessageToByteHandler(CastMessageEncoder()))
-                        try ops.addHandler(CastBridgeHandler(input: input, handshake: handshake))
+                        try ops.addHandler(CastBridgeHandler(input: input, link: link, handshake: handshake))
                     }
                 }
                 .connect(host: device.host, port: device.port).get()
@@ -102,7 +100,8 @@ public actor CastConnection {
             try? await channel.close()
             throw error
         }
-        let connection = CastConnection(channel: channel, device: device, configuration: configuration, onMessage: onMessage, onClose: onClose)
+        let connection = CastConnection(channel: channel, link: link, device: device, configuration: configuration, onMessage: onMessage, onClose: onClose)
+        link.setFastPath(onMessageNow)
         await connection.start(stream)
         try await connection.authenticateDevice(policy: configuration.deviceAuthentication, peerCertificateDER: der)
         try await connection.connectVirtual(to: CastEndpoint.receiver)
@@ -110,10 +109,11 @@ public actor CastConnection {
     }
 
     private init(
-        channel: any Channel, device: DeviceAddress, configuration: CastClientConfiguration,
+        channel: any Channel, link: LinkState, device: DeviceAddress, configuration: CastClientConfiguration,
         onMessage: @escaping @Sendable (InboundMessage) async -> Void, onClose: @escaping @Sendable (DisconnectReason) async -> Void
     ) {
         self.channel = channel
+        self.link = link
         self.device = device
         self.senderID = configuration.senderID
         self.configuration = configuration
@@ -126,7 +126,7 @@ public actor CastConnection {
 
     private func start(_ stream: AsyncStream<ConnectionInput>) {
         logger.debug("connected")
-        lastHeard = .now
+        link.heard()
         lastPing = .now
         tasks.append(Task { [weak self] in
             for await input in stream {
@@ -194,29 +194,40 @@ public actor CastConnection {
     /// - Parameters:
     ///   - label: what the request is called in errors ("LAUNCH", "SEEK", …).
     ///   - timeout: nil = the configured request timeout.
-    public func request<M: CastJSONMessage>(
+    public nonisolated(nonsending) func request<M: CastJSONMessage>(
         _ label: String, to destination: String, timeout: Duration? = nil,
         match: (@Sendable (NamespacedMessage) -> Bool)? = nil, _ make: @Sendable (Int) -> M
     ) async throws(CastClientError) -> NamespacedMessage {
-        if let closeReason { throw .connectionLost(closeReason) }
+        // Runs on the caller's executor, and the reply resumes it from the event loop: no
+        // hop onto this actor either way (the state it needs is in `link`).
+        if let reason = link.closeReason { throw .connectionLost(reason) }
         let id = ids.next()
         let message = CastMessage(source: senderID, destination: destination, make(id))
         let limit = timeout ?? configuration.requestTimeout
+        let (link, channel, logger, device) = (self.link, self.channel, self.logger, self.device)
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<NamespacedMessage, any Error>) in
-                    // The timer and the write run on the channel's event loop: no extra task per request.
-                    let timer = channel.eventLoop.scheduleTask(in: .init(limit)) { [weak self] in
-                        _ = Task { await self?.expire(id) }
+                    if let reason = link.register(id, .init(label: label, continuation: c, match: match, timeout: nil, limit: limit.seconds)) {
+                        c.resume(throwing: CastClientError.connectionLost(reason))
+                        return
                     }
-                    pending[id] = Pending(label: label, continuation: c, match: match, timeout: timer, limit: limit.seconds)
                     logger.trace("send", metadata: ["cast.message": "\(message)"])
-                    channel.writeAndFlush(message).whenFailure { [weak self] error in
-                        Task { await self?.writeFailed(id, error) }
+                    // The timer and the write are set up on the channel's event loop in one
+                    // hand-off (each call from another thread would wake the loop once).
+                    let loop = channel.eventLoop
+                    let start = {
+                        link.setTimer(id, loop.scheduleTask(in: .init(limit)) {
+                            link.fail(id) { label, limit in CastClientError.timeout(request: label, device: device.description, seconds: limit) }
+                        })
+                        channel.writeAndFlush(message).whenFailure { error in
+                            link.fail(id, CastClientError.connectionLost(link.closeReason ?? .networkError(Self.describe(error))))
+                        }
                     }
+                    if loop.inEventLoop { start() } else { loop.execute(start) }
                 }
             } onCancel: {
-                Task { await self.cancelPending(id) }
+                link.fail(id, CancellationError())
             }
         } catch let e as CastClientError {
             throw e
@@ -225,57 +236,31 @@ public actor CastConnection {
         }
     }
 
-    private func writeFailed(_ id: Int, _ error: any Error) {
-        fail(id, .connectionLost(closeReason ?? .networkError(Self.describe(error))))
-    }
-
-    private func expire(_ id: Int) {
-        guard let p = pending[id] else { return }
-        fail(id, .timeout(request: p.label, device: device.description, seconds: p.limit))
-    }
-
-    private func cancelPending(_ id: Int) {
-        guard let p = pending.removeValue(forKey: id) else { return }
-        p.timeout?.cancel()
-        p.continuation.resume(throwing: CancellationError())
-    }
-
-    private func fail(_ id: Int, _ error: CastClientError) {
-        guard let p = pending.removeValue(forKey: id) else { return }
-        p.timeout?.cancel()
-        p.continuation.resume(throwing: error)
-    }
-
     // MARK: receiving
 
     private func process(_ input: ConnectionInput) async {
         switch input {
         case .closed(let reason):
             await finish(reason)
-        case .message(let raw):
-            await handle(raw)
+        case .message(let raw, let decoded):
+            await handle(raw, decoded)
+            link.processed()
         }
     }
 
-    private func handle(_ raw: CastMessage) async {
+    private func handle(_ raw: CastMessage, _ decoded: Result<NamespacedMessage, CastProtocolError>) async {
         if closeReason != nil { return }
-        let decoded: Result<NamespacedMessage, CastProtocolError>
-        do {
-            decoded = .success(try raw.decoded())
-        } catch {
-            decoded = .failure(error)
-        }
         if case .success(.heartbeat(let hb)) = decoded {
             logger.trace("receive", metadata: ["cast.message": "\(raw)"])
             switch hb {
             case .ping:
                 try? await send(HeartbeatMessage.pong, to: raw.sourceID)
             case .pong, .unknown:
-                lastHeard = .now
+                link.heard()
             }
             return
         }
-        lastHeard = .now
+        link.heard()
         logger.trace("receive", metadata: ["cast.message": "\(raw)"])
         if raw.namespace == CastNamespace.deviceAuthURN { return await deviceAuthReply(raw) }
         if case .success(.connection(.close)) = decoded {
@@ -284,35 +269,16 @@ public actor CastConnection {
         await onMessage(InboundMessage(raw: raw, decoded: decoded))
         switch decoded {
         case .success(let message):
-            resolve(message)
+            link.resolve(message)
         case .failure(let error):
             logger.warning("unreadable message", metadata: ["cast.error": "\(error)", "cast.namespace": "\(raw.namespace)"])
             // If the broken reply names a request we wait for, fail that request now instead of timing out.
             if case .string(let text) = raw.payload,
                 let json = try? CastJSON.decode(JSONValue.self, from: text, namespace: raw.namespace),
-                let id = json["requestId"]?.intValue, let p = pending[id]
+                let id = json["requestId"]?.intValue
             {
-                fail(id, .malformedReply(request: p.label, reason: error.description))
+                link.fail(id) { label, _ in CastClientError.malformedReply(request: label, reason: error.description) }
             }
-        }
-    }
-
-    private func resolve(_ message: NamespacedMessage) {
-        let id: Int?
-        switch message {
-        case .receiver(let m): id = m.requestId
-        case .media(let m): id = m.requestId
-        default: id = nil
-        }
-        if let id, id != RequestID.unsolicited, let p = pending.removeValue(forKey: id) {
-            p.timeout?.cancel()
-            p.continuation.resume(returning: message)
-            return
-        }
-        for (key, p) in pending where p.match?(message) == true {
-            pending[key] = nil
-            p.timeout?.cancel()
-            p.continuation.resume(returning: message)
         }
     }
 
@@ -321,6 +287,7 @@ public actor CastConnection {
     private func heartbeatTick() async -> Duration? {
         guard closeReason == nil else { return nil }
         let now = ContinuousClock.now
+        let lastHeard = link.lastHeard
         if now - lastHeard >= configuration.heartbeatTimeout {
             logger.info("heartbeat lost")
             await close(reason: .heartbeatTimeout(seconds: configuration.heartbeatTimeout.seconds))
@@ -357,12 +324,7 @@ public actor CastConnection {
         closeReason = reason
         logger.debug("disconnected", metadata: ["cast.reason": "\(reason)"])
         for t in tasks { t.cancel() }
-        let waiting = pending
-        pending = [:]
-        for (_, p) in waiting {
-            p.timeout?.cancel()
-            p.continuation.resume(throwing: CastClientError.connectionLost(reason))
-        }
+        _ = link.close(reason)
         await onClose(reason)
         if reason != .closedByUser { try? await channel.close() }
     }

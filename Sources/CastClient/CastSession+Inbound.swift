@@ -8,6 +8,18 @@ import Logging
 extension CastSession {
     // MARK: incoming
 
+    /// The fast path for media messages, on the connection's event loop: a status from the
+    /// joined app is applied to `media` at once (under the lock, so the app cannot be
+    /// released halfway). Anything else goes to `inbound` on this actor.
+    nonisolated func inboundNow(_ message: InboundMessage, generation gen: Int) -> Bool {
+        guard case .success(.media(let m)) = message.decoded else { return false }
+        return current.withLock { c in
+            guard c.generation == gen, let app = c.app, message.raw.sourceID == app.transportId else { return false }
+            media.handle(m)
+            return true
+        }
+    }
+
     func inbound(_ message: InboundMessage, generation gen: Int) async {
         guard gen == generation else { return }
         let raw = message.raw

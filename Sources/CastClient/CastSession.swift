@@ -28,8 +28,17 @@ public actor CastSession {
     public nonisolated let media: RemoteMediaClient
 
     var connection: CastConnection?
-    var generation = 0
-    var app: ReceiverApplication?
+    /// Which link is current (messages of older ones are ignored) and the app joined: kept
+    /// behind a lock because the event loop reads them too (`inboundNow`).
+    let current = Mutex<(generation: Int, app: ReceiverApplication?)>((0, nil))
+    var generation: Int {
+        get { current.withLock { $0.generation } }
+        set { current.withLock { $0.generation = newValue } }
+    }
+    var app: ReceiverApplication? {
+        get { current.withLock { $0.app } }
+        set { current.withLock { $0.app = newValue } }
+    }
     /// The app to rejoin after a dropped link.
     var wantedApp: (appID: String, sessionID: String)?
     var channels: [String: CastChannel] = [:]
@@ -106,6 +115,7 @@ public actor CastSession {
         do {
             connection = try await CastConnection.open(
                 to: device, configuration: configuration, tcpTimeout: tcpTimeout,
+                onMessageNow: { [weak self] m in self?.inboundNow(m, generation: gen) ?? false },
                 onMessage: { [weak self] m in await self?.inbound(m, generation: gen) },
                 onClose: { [weak self] r in await self?.linkClosed(r, generation: gen) })
         } catch {

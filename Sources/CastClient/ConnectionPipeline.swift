@@ -9,23 +9,27 @@ import NIOTLS
 
 /// What the pipeline reports to the connection actor, in order.
 enum ConnectionInput: Sendable {
-    case message(CastMessage)
+    /// A message the fast path did not take, with its decoded form.
+    case message(CastMessage, Result<NamespacedMessage, CastProtocolError>)
     case closed(DisconnectReason)
 }
 
-/// The last handler: hands messages and the end of the connection to an AsyncStream,
-/// and reports the TLS handshake through a promise.
+/// The last handler: decodes each message, lets `LinkState` apply it at once when it can,
+/// hands the rest and the end of the connection to an AsyncStream, and reports the TLS
+/// handshake through a promise.
 final class CastBridgeHandler: ChannelInboundHandler {
     typealias InboundIn = CastMessage
 
     private let input: AsyncStream<ConnectionInput>.Continuation
+    private let link: LinkState
     private let handshake: EventLoopPromise<Void>
     private var handshakeDone = false
     private var error: DisconnectReason?
     private var closed = false
 
-    init(input: AsyncStream<ConnectionInput>.Continuation, handshake: EventLoopPromise<Void>) {
+    init(input: AsyncStream<ConnectionInput>.Continuation, link: LinkState, handshake: EventLoopPromise<Void>) {
         self.input = input
+        self.link = link
         self.handshake = handshake
     }
 
@@ -38,7 +42,10 @@ final class CastBridgeHandler: ChannelInboundHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        input.yield(.message(unwrapInboundIn(data)))
+        let raw = unwrapInboundIn(data)
+        if case .queued(let decoded) = link.arrive(raw) {
+            input.yield(.message(raw, decoded))
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -18,8 +18,11 @@ import Synchronization
 /// text-track style, …). So a text-style change reaches both, an active-track change only
 /// the status stream.
 public actor RemoteMediaClient {
-    private var connection: CastConnection?
-    private var transportID: String?
+    /// The link and the app's transport id while a session is joined. Behind a lock so that
+    /// commands can run on the caller's executor (`nonisolated(nonsending)`): a command from
+    /// the main thread writes from there and is resumed by the reply on the main thread,
+    /// with no hop onto this actor in between.
+    private let link = Mutex<(connection: CastConnection, transportID: String)?>(nil)
     private let latest = Mutex(MediaStatusSnapshot(status: nil, receivedAt: .now))
     private let statusBroadcast = Broadcast<MediaStatus?>()
     private let metadataBroadcast = Broadcast<MediaInformation?>()
@@ -86,13 +89,11 @@ public actor RemoteMediaClient {
     // MARK: wiring (called by CastSession)
 
     func attach(connection: CastConnection, transportID: String) {
-        self.connection = connection
-        self.transportID = transportID
+        link.withLock { $0 = (connection, transportID) }
     }
 
     func detach(clearStatus: Bool) {
-        connection = nil
-        transportID = nil
+        link.withLock { $0 = nil }
         if clearStatus {
             apply(nil)
             updateQueue { $0.apply(status: nil) }
@@ -163,7 +164,7 @@ public actor RemoteMediaClient {
 
     /// Asks the receiver for the media status.
     @discardableResult
-    public func requestStatus() async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func requestStatus() async throws(CastClientError) -> MediaStatus? {
         let sessionID = status?.mediaSessionId
         return try await send("GET_STATUS") { .getStatus(MediaSessionRequest(requestId: $0, mediaSessionId: sessionID)) }
     }
@@ -174,7 +175,7 @@ public actor RemoteMediaClient {
     ///   - activeTrackIDs: tracks to enable; nil = the receiver's default.
     ///   - playbackRate: initial rate (the simulator accepts 0.5 ... 2).
     @discardableResult
-    public func load(
+    nonisolated(nonsending) public func load(
         _ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil, activeTrackIDs: [Int]? = nil,
         playbackRate: Double? = nil, customData: JSONValue? = nil
     ) async throws(CastClientError) -> MediaStatus {
@@ -187,27 +188,27 @@ public actor RemoteMediaClient {
     }
 
     @discardableResult
-    public func play(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func play(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "PLAY", needs: [])
         return try await send("PLAY") { .play(MediaSessionRequest(requestId: $0, mediaSessionId: id, customData: customData)) }
     }
 
     @discardableResult
-    public func pause(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func pause(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "PAUSE", needs: .pause)
         return try await send("PAUSE") { .pause(MediaSessionRequest(requestId: $0, mediaSessionId: id, customData: customData)) }
     }
 
     /// Stops playback and ends the media session (the app keeps running).
     @discardableResult
-    public func stop(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func stop(customData: JSONValue? = nil) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "STOP", needs: [])
         return try await send("STOP") { .stop(MediaSessionRequest(requestId: $0, mediaSessionId: id, customData: customData)) }
     }
 
     /// Seeks to `position` seconds. `resumeState` nil keeps the play/pause state.
     @discardableResult
-    public func seek(to position: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func seek(to position: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
         guard position.isFinite, position >= 0 else { throw .invalidArgument("A seek position must be 0 or more seconds (got \(position)).") }
         let id = try mediaSession(for: "SEEK", needs: .seek)
         return try await send("SEEK") { .seek(SeekRequest(requestId: $0, mediaSessionId: id, currentTime: position, resumeState: resumeState)) }
@@ -216,7 +217,7 @@ public actor RemoteMediaClient {
     /// Seeks by `offset` seconds from the current position (negative = back), using the
     /// protocol's `relativeTime` so the receiver applies it to its own clock.
     @discardableResult
-    public func seek(by offset: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func seek(by offset: Double, resumeState: ResumeState? = nil) async throws(CastClientError) -> MediaStatus? {
         guard offset.isFinite else { throw .invalidArgument("A seek offset must be a number of seconds.") }
         let id = try mediaSession(for: "SEEK", needs: .seek)
         return try await send("SEEK") { .seek(SeekRequest(requestId: $0, mediaSessionId: id, relativeTime: offset, resumeState: resumeState)) }
@@ -224,7 +225,7 @@ public actor RemoteMediaClient {
 
     /// Sets the playback rate (1 = normal; the Default Media Receiver allows 0.5 ... 2).
     @discardableResult
-    public func setPlaybackRate(_ rate: Double) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func setPlaybackRate(_ rate: Double) async throws(CastClientError) -> MediaStatus? {
         guard rate.isFinite, rate > 0 else { throw .invalidArgument("The playback rate must be greater than 0 (got \(rate)).") }
         let id = try mediaSession(for: "SET_PLAYBACK_RATE", needs: .playbackRate)
         return try await send("SET_PLAYBACK_RATE") { .setPlaybackRate(SetPlaybackRateRequest(requestId: $0, mediaSessionId: id, playbackRate: rate)) }
@@ -232,14 +233,14 @@ public actor RemoteMediaClient {
 
     /// Enables exactly these tracks; an empty list turns every track off.
     @discardableResult
-    public func setActiveTrackIDs(_ ids: [Int]) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func setActiveTrackIDs(_ ids: [Int]) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "EDIT_TRACKS_INFO", needs: .editTracks)
         return try await send("EDIT_TRACKS_INFO") { .editTracksInfo(EditTracksInfoRequest(requestId: $0, mediaSessionId: id, activeTrackIds: ids)) }
     }
 
     /// Changes how text tracks are drawn.
     @discardableResult
-    public func setTextTrackStyle(_ style: TextTrackStyle) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func setTextTrackStyle(_ style: TextTrackStyle) async throws(CastClientError) -> MediaStatus? {
         for color in [style.foregroundColor, style.backgroundColor, style.edgeColor, style.windowColor].compactMap({ $0 }) {
             guard CastColor(hex: color) != nil else { throw .invalidArgument("“\(color)” is not a color: write #RRGGBBAA or #RRGGBB.") }
         }
@@ -250,14 +251,14 @@ public actor RemoteMediaClient {
 
     /// Skips the playing ad clip (the receiver refuses before `whenSkippable`).
     @discardableResult
-    public func skipAd() async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func skipAd() async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "SKIP_AD", needs: .skipAd)
         return try await send("SKIP_AD") { .skipAd(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
     }
 
     /// Sets the stream volume (0 ... 1), not the device volume.
     @discardableResult
-    public func setStreamVolume(_ level: Double) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func setStreamVolume(_ level: Double) async throws(CastClientError) -> MediaStatus? {
         guard level.isFinite, (0...1).contains(level) else { throw .invalidArgument("A volume must be between 0 and 1 (got \(level)).") }
         let id = try mediaSession(for: "SET_VOLUME", needs: .streamVolume)
         return try await send("SET_VOLUME") { .setVolume(SetVolumeRequest(requestId: $0, mediaSessionId: id, volume: Volume(level: level))) }
@@ -265,7 +266,7 @@ public actor RemoteMediaClient {
 
     /// Mutes or unmutes the stream.
     @discardableResult
-    public func setStreamMuted(_ muted: Bool) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) public func setStreamMuted(_ muted: Bool) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "SET_VOLUME", needs: .streamMute)
         return try await send("SET_VOLUME") { .setVolume(SetVolumeRequest(requestId: $0, mediaSessionId: id, volume: Volume(muted: muted))) }
     }
@@ -280,8 +281,8 @@ public actor RemoteMediaClient {
         var itemsFetched = 0
     }
 
-    func mediaSession(for command: String, needs: MediaCommands) throws(CastClientError) -> Int {
-        guard connection != nil else { throw .notConnected }
+    nonisolated func mediaSession(for command: String, needs: MediaCommands) throws(CastClientError) -> Int {
+        guard link.withLock({ $0 != nil }) else { throw .notConnected }
         guard let status, status.playerState != .idle || status.media != nil else { throw .noMediaSession }
         if !needs.isEmpty, let supported = status.supportedMediaCommands, !supported.contains(needs) {
             throw .commandNotSupported(command: command)
@@ -289,7 +290,7 @@ public actor RemoteMediaClient {
         return status.mediaSessionId
     }
 
-    func send(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
+    nonisolated(nonsending) func send(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaStatus? {
         let message = try await request(label, make)
         guard case .mediaStatus(let m) = message else { throw .unexpectedReply(request: label, type: message.type) }
         // Already applied through `handle` (replies pass there first); return the merged value.
@@ -297,8 +298,8 @@ public actor RemoteMediaClient {
     }
 
     /// Sends a request and returns the answer when it is not an error.
-    func request(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaMessage {
-        guard let connection, let transportID else { throw .notConnected }
+    nonisolated(nonsending) func request(_ label: String, _ make: @Sendable (Int) -> MediaMessage) async throws(CastClientError) -> MediaMessage {
+        guard let (connection, transportID) = link.withLock({ $0 }) else { throw .notConnected }
         let reply = try await connection.request(label, to: transportID, timeout: requestTimeout, make)
         guard case .media(let message) = reply else { throw .unexpectedReply(request: label, type: "\(reply)") }
         switch message {
