@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
 ((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode)
-bin() { swift build -c release --product "$1" >/dev/null && echo "$(swift build -c release --show-bin-path)/$1"; }
+source Benchmarks/lib.sh
+bin() { swift build "${RELEASE[@]}" --product "$1" >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/$1"; }
 # Everything is logged; every benchmark prints its comparisons as `bench-result:` lines, which
 # Benchmarks/summary.py turns into the table at the end and bench-results.json.
 log=$(mktemp)

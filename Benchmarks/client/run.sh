@@ -13,11 +13,12 @@ RUNS=${1:-30}
 ITER=${2:-2000}
 CONFIG=${CONFIG:-release}
 [[ -x .venv/bin/python ]] || ./scripts/setup.sh
-swift build -c "$CONFIG" --product castctl >/dev/null
-swift build -c "$CONFIG" --product castdeck-bench-client >/dev/null
-BIN=$(swift build -c "$CONFIG" --show-bin-path)
-work=$(mktemp -d)
 source Benchmarks/lib.sh
+[[ $CONFIG == release ]] && flags=("${RELEASE[@]}") || flags=(-c "$CONFIG")
+swift build "${flags[@]}" --product castctl >/dev/null
+swift build "${flags[@]}" --product castdeck-bench-client >/dev/null
+BIN=$(swift build "${flags[@]}" --show-bin-path)
+work=$(mktemp -d)
 cc -O2 -o "$work/tls-floor" Benchmarks/client/tls-floor.c -lssl -lcrypto
 rpid=""
 cleanup() { [[ -n $rpid ]] && kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null; rm -rf "$work"; }

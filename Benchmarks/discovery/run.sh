@@ -8,7 +8,9 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 sandbox="$(cd "$root/.." && pwd)/shared/scripts/mdns-sandbox"
 [[ -x .venv/bin/python ]] || ./scripts/setup.sh
+source Benchmarks/lib.sh
 config=${CONFIG:-release}   # CONFIG=debug reuses the test build
-swift build -c "$config" --product castctl >/dev/null
-export CASTCTL="$(swift build -c "$config" --show-bin-path)/castctl" RUNS=${1:-9}
+[[ $config == release ]] && flags=("${RELEASE[@]}") || flags=(-c "$config")
+swift build "${flags[@]}" --product castctl >/dev/null
+export CASTCTL="$(swift build "${flags[@]}" --show-bin-path)/castctl" RUNS=${1:-9}
 exec "$sandbox" .venv/bin/python "$root/Benchmarks/discovery/bench.py"

@@ -13,12 +13,12 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "$root"
 runs="${BENCH_RUNS:-7}"
 idle_seconds="${BENCH_IDLE_SECONDS:-60}"
-swift build -c release --product castdeck >/dev/null
-swift build -c release --product castctl >/dev/null
-./scripts/build-data.sh >/dev/null
-bin="$(swift build -c release --show-bin-path)"
-work="$(mktemp -d)"
 source Benchmarks/lib.sh
+swift build "${RELEASE[@]}" --product castdeck >/dev/null
+swift build "${RELEASE[@]}" --product castctl >/dev/null
+./scripts/build-data.sh >/dev/null
+bin="$(swift build "${RELEASE[@]}" --show-bin-path)"
+work="$(mktemp -d)"
 cc -O2 -o "$work/baseline" Benchmarks/gui/baseline.c $(pkg-config --cflags --libs libadwaita-1)
 
 if [[ -z "${CASTDECK_BENCH_INNER:-}" ]]; then

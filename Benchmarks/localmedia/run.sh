@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-5}
 for tool in ffmpeg curl nginx; do command -v $tool >/dev/null || [[ -x /usr/sbin/$tool ]] || ./scripts/setup.sh; done
-CASTCTL=${CASTCTL:-$(swift build -c release --product castctl >/dev/null && echo "$(swift build -c release --show-bin-path)/castctl")}
+source Benchmarks/lib.sh
+CASTCTL=${CASTCTL:-$(swift build "${RELEASE[@]}" --product castctl >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/castctl")}
 work=$(mktemp -d /tmp/castdeck-bench-localmedia.XXXXXX)
 chmod 755 "$work"
 pids=()

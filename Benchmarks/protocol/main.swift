@@ -3,6 +3,9 @@
 // (its cast_channel_pb2 + json.loads) does the same work, and the ratio is printed. A second
 // baseline is Foundation's JSONDecoder on the same models. With Benchmarks/run.sh's allocator
 // counter preloaded, it also counts allocations per decoded message.
+// Then the other direction, what the simulator does for every command: the same typed status
+// encoded to JSON and framed, against pychromecast's sending path (json.dumps + protobuf) and
+// Foundation's JSONEncoder.
 //   castdeck-bench-protocol [--seconds S] [--rounds N] [--python PATH]
 import CastProtocol
 import Foundation
@@ -64,6 +67,34 @@ func foundationOnce() -> Int {
     return s.status.count
 }
 
+/// The status as the simulator holds it, to encode.
+let statusMessage: MediaMessage = {
+    decoder.append(frame)
+    guard case .media(let m)? = try? decoder.nextMessage()?.decoded() else { fatalError("benchmark frame did not decode") }
+    return m
+}()
+
+/// One encode: typed MEDIA_STATUS → JSON → envelope → frame, as the simulator answers.
+@inline(never)
+func encodeOnce() -> Int {
+    guard let bytes = try? CastMessage(source: "web-7", destination: "sender-1", statusMessage).framed() else {
+        fatalError("benchmark status did not encode")
+    }
+    return bytes.count > 0 ? 1 : 0
+}
+
+/// The same JSON through Foundation's JSONEncoder (keys sorted, slashes as they are).
+@inline(never)
+func foundationEncodeOnce() -> Int {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    guard let json = try? encoder.encode(statusMessage),
+        let bytes = try? CastMessage(source: "web-7", destination: "sender-1", namespace: CastNamespace.mediaURN,
+                                     utf8: String(decoding: json, as: UTF8.self)).framed()
+    else { fatalError("benchmark status did not encode with JSONEncoder") }
+    return bytes.count > 0 ? 1 : 0
+}
+
 /// Allocator calls per call of `body`, when malloc-count.so is preloaded.
 func allocations(_ body: () -> Int) -> Double? {
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "castdeck_malloc_calls") else { return nil }
@@ -103,10 +134,10 @@ func parseTreeOnce() -> Int {
     return Double(n) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
 }
 
-@MainActor func pythonRate() -> Double? {
+@MainActor func pythonRate(_ script: String = "pychromecast_decode.py") -> Double? {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: python)
-    p.arguments = ["Benchmarks/protocol/pychromecast_decode.py", framePath, String(seconds)]
+    p.arguments = ["Benchmarks/protocol/" + script, framePath, String(seconds)]
     let out = Pipe()
     p.standardOutput = out
     do { try p.run() } catch { return nil }
@@ -127,6 +158,12 @@ if let n = ProcessInfo.processInfo.environment["CASTDECK_BENCH_ITERATIONS"].flat
     var total = 0
     for _ in 0..<n { total += decodeOnce() }
     print("decoded \(total) statuses")
+    exit(0)
+}
+if let n = ProcessInfo.processInfo.environment["CASTDECK_BENCH_ENCODE_ITERATIONS"].flatMap(Int.init) {
+    var total = 0
+    for _ in 0..<n { total += encodeOnce() }
+    print("encoded \(total) statuses")
     exit(0)
 }
 print("MEDIA_STATUS frame: \(frame.count) bytes (3 tracks, 2 breaks, 4 clips, 5 images, text style)")
@@ -165,3 +202,26 @@ if let typed = allocations(decodeOnce), let tree = allocations(parseTreeOnce), l
     print("allocations per message: not counted (run through Benchmarks/run.sh, which preloads malloc-count.so)")
 }
 
+
+var encodeRates: [Double] = []
+var pyEncodeRates: [Double] = []
+var foundationEncodeRates: [Double] = []
+for round in 1...rounds {
+    let e = swiftRate(encodeOnce)
+    encodeRates.append(e)
+    guard let py = pythonRate("pychromecast_encode.py") else {
+        print("pychromecast encode peer could not run (\(python))")
+        exit(1)
+    }
+    pyEncodeRates.append(py)
+    let f = swiftRate(foundationEncodeOnce)
+    foundationEncodeRates.append(f)
+    print(String(format: "round %d: CastDeck encode %.0f msg/s, pychromecast %.0f msg/s, JSONEncoder %.0f msg/s", round, e, py, f))
+}
+let me = median(encodeRates), mpe = median(pyEncodeRates), mfe = median(foundationEncodeRates)
+print(String(format: "median encode MEDIA_STATUS: CastDeck %.0f msg/s, pychromecast (json.dumps + protobuf) %.0f msg/s, JSONEncoder %.0f msg/s", me, mpe, mfe))
+result("encode MEDIA_STATUS frame, typed", me, mpe, "pychromecast (json.dumps + protobuf)", "msg/s", better: "higher")
+result("encode MEDIA_STATUS frame, typed", me, mfe, "Foundation JSONEncoder", "msg/s", better: "higher")
+if let ours = allocations(encodeOnce), let foundation = allocations(foundationEncodeOnce) {
+    print(String(format: "allocations per encoded message: CastDeck %.1f, JSONEncoder %.1f", ours, foundation))
+}

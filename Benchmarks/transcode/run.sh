@@ -24,7 +24,7 @@ DURATION=${DURATION:-40}
 LONG=${LONG:-600}
 for tool in ffmpeg ffprobe curl setpriv; do command -v $tool >/dev/null || { echo "$tool is needed" >&2; exit 1; }; done
 source Benchmarks/lib.sh
-CASTCTL=${CASTCTL:-$(swift build -c release --product castctl >/dev/null && echo "$(swift build -c release --show-bin-path)/castctl")}
+CASTCTL=${CASTCTL:-$(swift build "${RELEASE[@]}" --product castctl >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/castctl")}
 work=$(mktemp -d /tmp/castdeck-bench-transcode.XXXXXX)
 export XDG_CACHE_HOME="$work/cache"
 scratch="$XDG_CACHE_HOME/castdeck/transcode"
