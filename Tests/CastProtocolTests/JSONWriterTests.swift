@@ -89,6 +89,41 @@ import Testing
         func encode(to encoder: any Encoder) throws {}
     }
 
+    /// Every fixture of every namespace, mutated: whatever still decodes (strings with odd
+    /// bytes, other numbers, unknown members and message types) must encode the same both ways.
+    @Test func mutatedFixturesEncodeTheSame() throws {
+        var rng = SplitMix64(state: 11)
+        let alphabet = Array(#"{}[],:"\ -.0123456789eEtrufalsn/u00Aé"#.utf8) + [0x01, 0x1F, 0x7F]
+        var compared = 0
+        for name in Fixtures.all() {
+            let message = try Fixtures.message(name)
+            guard let text = message.utf8 else { continue }
+            let original = Array(text.utf8)
+            for _ in 0..<150 {
+                var bytes = original
+                for _ in 0...Int.random(in: 0...2, using: &rng) {
+                    let i = Int.random(in: 0..<bytes.count, using: &rng)
+                    switch Int.random(in: 0..<3, using: &rng) {
+                    case 0: bytes[i] = alphabet.randomElement(using: &rng)!
+                    case 1: bytes.remove(at: i)
+                    default: bytes.insert(alphabet.randomElement(using: &rng)!, at: i)
+                    }
+                }
+                let mutated = CastMessage(sourceID: message.sourceID, destinationID: message.destinationID,
+                                          namespace: message.namespace, payload: .string(String(decoding: bytes, as: UTF8.self)))
+                switch try? mutated.decoded() {
+                case .connection(let m)?: same(m, name)
+                case .heartbeat(let m)?: same(m, name)
+                case .receiver(let m)?: same(m, name)
+                case .media(let m)?: same(m, name)
+                default: continue
+                }
+                compared += 1
+            }
+        }
+        #expect(compared > 1000)
+    }
+
     @Test func nonFiniteStillBecomesNull() {
         #expect(CastJSON.encode(JSONValue.double(.nan)) == "null")
     }
