@@ -324,7 +324,7 @@ public actor CastConnection {
         closeReason = reason
         logger.debug("disconnected", metadata: ["cast.reason": "\(reason)"])
         for t in tasks { t.cancel() }
-        _ = link.close(reason)
+        link.close(reason)
         await onClose(reason)
         if reason != .closedByUser { try? await channel.close() }
     }

@@ -87,7 +87,7 @@ final class LinkState: Sendable {
         state.withLock { $0.lastHeard = .now }
     }
 
-    /// Registers a request; false when the link has ended meanwhile (nothing registered).
+    /// Registers a request; returns why the link ended when it has (nothing registered then).
     func register(_ id: Int, _ pending: Pending) -> DisconnectReason? {
         state.withLock { s in
             if let closed = s.closed { return closed }
@@ -104,10 +104,6 @@ final class LinkState: Sendable {
             return false
         }
         if stale { timer.cancel() }
-    }
-
-    func label(of id: Int) -> (label: String, limit: Double)? {
-        state.withLock { s in s.pending[id].map { ($0.label, $0.limit) } }
     }
 
     /// Resumes the request `message` answers: the one with its request id, otherwise every
@@ -143,8 +139,8 @@ final class LinkState: Sendable {
         p.resume(.failure(make(p.label, p.limit)))
     }
 
-    /// Marks the link ended and fails every waiting request; false if it had ended already.
-    func close(_ reason: DisconnectReason) -> Bool {
+    /// Marks the link ended and fails every waiting request (once; later calls do nothing).
+    func close(_ reason: DisconnectReason) {
         let waiting = state.withLock { s -> [Pending]? in
             guard s.closed == nil else { return nil }
             s.closed = reason
@@ -152,8 +148,6 @@ final class LinkState: Sendable {
             defer { s.pending = [:] }
             return Array(s.pending.values)
         }
-        guard let waiting else { return false }
-        for p in waiting { p.resume(.failure(CastClientError.connectionLost(reason))) }
-        return true
+        for p in waiting ?? [] { p.resume(.failure(CastClientError.connectionLost(reason))) }
     }
 }
