@@ -42,15 +42,7 @@ import Testing
                 check(Array(original[..<cut]), "\(name) cut at \(cut)")
             }
             for round in 0..<400 {
-                var bytes = original
-                for _ in 0...Int.random(in: 0...3, using: &rng) {
-                    let i = Int.random(in: 0..<bytes.count, using: &rng)
-                    switch Int.random(in: 0..<3, using: &rng) {
-                    case 0: bytes[i] = alphabet.randomElement(using: &rng)!
-                    case 1: bytes.remove(at: i)
-                    default: bytes.insert(alphabet.randomElement(using: &rng)!, at: i)
-                    }
-                }
+                let bytes = rng.mutate(original, maxEdits: 3, alphabet: alphabet)
                 check(bytes, "\(name) mutation \(round)")
             }
         }

@@ -15,6 +15,23 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
+extension SplitMix64 {
+    /// `bytes` with 1 to `maxEdits + 1` random edits: a byte replaced by, or inserted from,
+    /// `alphabet`, or a byte removed.
+    mutating func mutate(_ bytes: [UInt8], maxEdits: Int, alphabet: [UInt8]) -> [UInt8] {
+        var bytes = bytes
+        for _ in 0...Int.random(in: 0...maxEdits, using: &self) {
+            let i = Int.random(in: 0..<bytes.count, using: &self)
+            switch Int.random(in: 0..<3, using: &self) {
+            case 0: bytes[i] = alphabet.randomElement(using: &self)!
+            case 1: bytes.remove(at: i)
+            default: bytes.insert(alphabet.randomElement(using: &self)!, at: i)
+            }
+        }
+        return bytes
+    }
+}
+
 func ping() -> CastMessage {
     CastMessage(source: "sender-0", destination: "receiver-0", .ping as HeartbeatMessage)
 }

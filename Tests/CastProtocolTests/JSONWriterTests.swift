@@ -100,15 +100,7 @@ import Testing
             guard let text = message.utf8 else { continue }
             let original = Array(text.utf8)
             for _ in 0..<150 {
-                var bytes = original
-                for _ in 0...Int.random(in: 0...2, using: &rng) {
-                    let i = Int.random(in: 0..<bytes.count, using: &rng)
-                    switch Int.random(in: 0..<3, using: &rng) {
-                    case 0: bytes[i] = alphabet.randomElement(using: &rng)!
-                    case 1: bytes.remove(at: i)
-                    default: bytes.insert(alphabet.randomElement(using: &rng)!, at: i)
-                    }
-                }
+                let bytes = rng.mutate(original, maxEdits: 2, alphabet: alphabet)
                 let mutated = CastMessage(sourceID: message.sourceID, destinationID: message.destinationID,
                                           namespace: message.namespace, payload: .string(String(decoding: bytes, as: UTF8.self)))
                 switch try? mutated.decoded() {
