@@ -53,6 +53,11 @@ public actor CastConnection {
         onClose: @escaping @Sendable (DisconnectReason) async -> Void = { _ in }
     ) async throws(CastClientError) -> CastConnection {
         let group = MultiThreadedEventLoopGroup.singleton
+        if configuration.deviceAuthentication.mode != .off, configuration.deviceAuthentication.trustStore == nil {
+            // The shipped roots are parsed once per process (about 1.5 ms); on another core
+            // while the handshake waits for the device, rather than after it.
+            Task.detached(priority: .utility) { _ = CastTrustStore.shipped }
+        }
         let (stream, input) = AsyncStream<ConnectionInput>.makeStream()
         let link = LinkState()
         let handshake = group.next().makePromise(of: Void.self)
@@ -65,9 +70,13 @@ public actor CastConnection {
         } catch {
             throw .tlsFailed(device: device.description, reason: "\(error)")
         }
+        // A device given by address (what discovery and `--device HOST:PORT` mostly give) is
+        // connected to directly: the resolver path runs getaddrinfo on NIO's thread pool and a
+        // Happy Eyeballs state machine, about a tenth of a `castctl status` process.
+        let literal = try? SocketAddress(ipAddress: device.host, port: device.port)
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: group)
+            let bootstrap = ClientBootstrap(group: group)
                 .connectTimeout(.init(min(tcpTimeout ?? configuration.connectTimeout, configuration.connectTimeout)))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { ch in
@@ -79,7 +88,11 @@ public actor CastConnection {
                         try ops.addHandler(CastBridgeHandler(input: input, link: link, handshake: handshake))
                     }
                 }
-                .connect(host: device.host, port: device.port).get()
+            if let literal {
+                channel = try await bootstrap.connect(to: literal).get()
+            } else {
+                channel = try await bootstrap.connect(host: device.host, port: device.port).get()
+            }
         } catch {
             handshake.fail(error)
             throw .connectionFailed(device: device.description, reason: describe(error))

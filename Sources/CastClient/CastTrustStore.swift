@@ -33,8 +33,14 @@ public struct CastTrustStore: Sendable {
 
     /// The shipped roots plus those in the file named by `CASTDECK_EXTRA_CAST_ROOTS`, if set.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CastTrustStoreError) -> CastTrustStore {
-        guard let path = environment[extraRootsVariable], !path.isEmpty else { return shipped }
+        guard let path = extraRootsFile(in: environment) else { return shipped }
         return try shipped.adding(pemFile: path)
+    }
+
+    /// The PEM file of extra roots `environment` names, if any (an empty value names none).
+    public static func extraRootsFile(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        guard let path = environment[extraRootsVariable], !path.isEmpty else { return nil }
+        return path
     }
 
     /// Only the roots in a PEM file (one or more certificates).

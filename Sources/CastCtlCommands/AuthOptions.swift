@@ -21,10 +21,15 @@ struct AuthOptions: ParsableArguments {
 
     /// Sets the policy; an unusable CASTDECK_EXTRA_CAST_ROOTS file is a failure (exit 1), not a silent fallback.
     func apply(to configuration: inout CastClientConfiguration, timeout: Double) throws {
-        do {
-            configuration.deviceAuthentication.trustStore = try CastTrustStore.standard()
-        } catch {
-            throw CommandFailure("\(error.description) (\(CastTrustStore.extraRootsVariable))")
+        // Without extra roots the connection takes the shipped ones itself, parsed while the
+        // handshake is under way; extra roots are read here, so a bad file fails before connecting.
+        let environment = ProcessInfo.processInfo.environment
+        if CastTrustStore.extraRootsFile(in: environment) != nil {
+            do {
+                configuration.deviceAuthentication.trustStore = try CastTrustStore.standard(environment: environment)
+            } catch {
+                throw CommandFailure("\(error.description) (\(CastTrustStore.extraRootsVariable))")
+            }
         }
         configuration.deviceAuthentication.mode = required ? .require : .verify
         configuration.deviceAuthentication.timeout = .milliseconds(Int64(min(timeout, 5) * 1000))

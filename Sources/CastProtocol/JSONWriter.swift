@@ -208,11 +208,14 @@ struct CastJSONWriter {
     }
 
     /// Whether `type` is one of Foundation's (Date, Data, URL, Decimal…), by its name; the
-    /// answer is kept per type, as spelling out a type's name is slow.
+    /// answer is kept per type. The name comes from `_typeName`, which reads it from the
+    /// metadata: `String(reflecting:)` would first try casts to the description protocols, and
+    /// each cast of a type not seen before scans every conformance record in the binary (in a
+    /// short `castctl` process that was a third of its CPU time).
     static func isFoundationType(_ type: Any.Type) -> Bool {
         let id = ObjectIdentifier(type)
         if let known = foundationTypes.withLock({ $0[id] }) { return known }
-        let name = String(reflecting: type)
+        let name = _typeName(type, qualified: true)
         let answer = name.hasPrefix("Foundation.") || name.hasPrefix("FoundationEssentials.")
         foundationTypes.withLock { $0[id] = answer }
         return answer
