@@ -5,7 +5,8 @@
 #  2. SET_PLAYBACK_RATE command-to-acknowledged-status latency p50/p99, in-process vs pychromecast,
 #     and against twice the PING → PONG round trip of the same receiver
 # Both also against this machine's floor: Benchmarks/client/tls-floor.c does the same wire work
-# in C with OpenSSL (one handshake and the two status requests; PING → PONG round trips).
+# in C with OpenSSL (one handshake and the two status requests; the same SET_PLAYBACK_RATE
+# commands; PING → PONG round trips).
 # Usage: Benchmarks/client/run.sh [RUNS] [ITERATIONS]   (CONFIG=debug for a debug build)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -68,13 +69,16 @@ echo "== client 2: SET_PLAYBACK_RATE -> acknowledged MEDIA_STATUS latency, $ITER
 swift_json=$("$BIN/castdeck-bench-client" "$DEVICE" "$ITER")
 py_json=$(.venv/bin/python Benchmarks/client/pychromecast_rate.py "$DEVICE" "$ITER")
 ping=$("$work/tls-floor" ping "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")
-.venv/bin/python - "$swift_json" "$py_json" "$ping" <<'PY'
+crate=$("$work/tls-floor" rate "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")
+.venv/bin/python - "$swift_json" "$py_json" "$ping" "$crate" <<'PY'
 import json, sys
 a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-p = sys.argv[3].split()
+p, c = sys.argv[3].split(), sys.argv[4].split()
 ping50, ping99 = float(p[1]), float(p[3])
+c50, c99 = float(c[1]), float(c[3])
 for r in (a, b):
     print(f"  {r['peer']:14s} p50 {r['p50_ms']:7.3f} ms   p99 {r['p99_ms']:7.3f} ms   ({r['iterations']} samples)")
+print(f"  C + OpenSSL    p50 {c50:7.3f} ms   p99 {c99:7.3f} ms   (the same command, no client work: the floor)")
 print(f"  PING → PONG    p50 {ping50:7.3f} ms   p99 {ping99:7.3f} ms   (C + OpenSSL, same receiver)")
 print(f"  ratio pychromecast / castdeck: p50 {b['p50_ms'] / a['p50_ms']:.2f}x, p99 {b['p99_ms'] / a['p99_ms']:.2f}x;"
       f" castdeck p50 / PING p50: {a['p50_ms'] / ping50:.2f}")
@@ -84,4 +88,6 @@ def result(name, ours, peer, peer_name, better="lower"):
 result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], b["p50_ms"], "pychromecast")
 result("SET_PLAYBACK_RATE → acknowledged status, p99", a["p99_ms"], b["p99_ms"], "pychromecast")
 result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
+result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], c50, "C + OpenSSL, same command (floor)")
+result("SET_PLAYBACK_RATE → acknowledged status, p99", a["p99_ms"], c99, "C + OpenSSL, same command (floor)")
 PY

@@ -5,6 +5,11 @@
 //                                  printing nothing but what it got
 //   tls-floor ping HOST PORT N     N PING → PONG round trips on one connection; prints
 //                                  "p50_ms P p99_ms Q"
+//   tls-floor rate HOST PORT N     joins the media session as `status` does, then N
+//                                  SET_PLAYBACK_RATE commands (2, 1, 2, …), each timed until
+//                                  the MEDIA_STATUS carrying its requestId is read; prints
+//                                  "p50_ms P p99_ms Q". What the rate benchmark's clients do,
+//                                  less any client work beyond writing and finding the reply.
 // No JSON parser and no protobuf library: frames are written and read by hand, so what it
 // measures is process start, TLS and the receiver's own work.
 #define _GNU_SOURCE
@@ -63,7 +68,10 @@ static void read_exact(unsigned char *p, size_t n) {
     }
 }
 
-// Reads frames until one whose bytes contain `needle`; returns its body (static buffer).
+static size_t body_len;
+
+// Reads frames until one whose bytes contain `needle`; returns its body (static buffer, its
+// length in body_len). The body is protobuf and holds NUL bytes: search it with find().
 static const char *await_frame(const char *needle) {
     static unsigned char body[65537];
     for (;;) {
@@ -73,8 +81,13 @@ static const char *await_frame(const char *needle) {
         if (n == 0 || n > 65536) die("bad frame");
         read_exact(body, n);
         body[n] = 0;
+        body_len = n;
         if (memmem(body, n, needle, strlen(needle))) return (const char *)body;
     }
+}
+
+static const char *find(const char *body, const char *needle) {
+    return memmem(body, body_len, needle, strlen(needle));
 }
 
 static double now_ms(void) {
@@ -89,7 +102,7 @@ static int cmp(const void *a, const void *b) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 4) die("usage: tls-floor status HOST PORT | tls-floor ping HOST PORT N");
+    if (argc < 4) die("usage: tls-floor status HOST PORT | tls-floor ping|rate HOST PORT N");
     struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM}, *ai;
     if (getaddrinfo(argv[2], argv[3], &hints, &ai) != 0) die("cannot resolve the address");
     int fd = socket(ai->ai_family, SOCK_STREAM, 0);
@@ -123,7 +136,7 @@ int main(int argc, char **argv) {
     }
     send_message("receiver-0", recv, "{\"type\":\"GET_STATUS\",\"requestId\":1}");
     const char *status = await_frame("RECEIVER_STATUS");
-    const char *t = strstr(status, "\"transportId\":\"");
+    const char *t = find(status, "\"transportId\":\"");
     if (t) {
         char transport[128];
         t += strlen("\"transportId\":\"");
@@ -133,7 +146,31 @@ int main(int argc, char **argv) {
         transport[len] = 0;
         send_message(transport, conn, "{\"type\":\"CONNECT\"}");
         send_message(transport, "urn:x-cast:com.google.cast.media", "{\"type\":\"GET_STATUS\",\"requestId\":2}");
-        await_frame("MEDIA_STATUS");
+        const char *media = await_frame("MEDIA_STATUS");
+        if (strcmp(argv[1], "rate") == 0) {
+            const char *m = find(media, "\"mediaSessionId\":");
+            if (!m) die("nothing is playing: cast something first");
+            long session = atol(m + strlen("\"mediaSessionId\":"));
+            int n = argc > 4 ? atoi(argv[4]) : 1000;
+            double *s = malloc(sizeof(double) * (size_t)n);
+            char json[256], needle[64];
+            for (int i = -50; i < n; i++) {  // the first 50 are warm-up
+                int id = 100000 + i + 50;  // six digits: no id is a prefix of a later one
+                snprintf(json, sizeof json,
+                         "{\"type\":\"SET_PLAYBACK_RATE\",\"requestId\":%d,\"mediaSessionId\":%ld,\"playbackRate\":%d}",
+                         id, session, (i & 1) ? 1 : 2);
+                snprintf(needle, sizeof needle, "\"requestId\":%d", id);
+                double t0 = now_ms();
+                send_message(transport, "urn:x-cast:com.google.cast.media", json);
+                await_frame(needle);
+                if (i >= 0) s[i] = now_ms() - t0;
+            }
+            qsort(s, (size_t)n, sizeof(double), cmp);
+            printf("p50_ms %.4f p99_ms %.4f\n", s[n / 2], s[(int)(n * 0.99)]);
+            return 0;
+        }
+    } else if (strcmp(argv[1], "rate") == 0) {
+        die("no app is running: cast something first");
     }
     puts(t ? "receiver and media status read" : "receiver status read");
     SSL_shutdown(ssl);

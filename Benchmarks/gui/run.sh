@@ -30,6 +30,9 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 display=":$((140 + RANDOM % 40))"
 Xvfb "$display" -noreset -screen 0 1280x800x24 -nolisten tcp >/dev/null 2>&1 & pids+=($!)
+# A fresh profile: devices and sessions remembered by earlier runs or tests would be probed
+# while the window starts and change what is measured.
+export XDG_STATE_HOME="$work/state" XDG_CACHE_HOME="$work/cache" XDG_CONFIG_HOME="$work/config" XDG_DATA_HOME="$work/data"
 export DISPLAY="$display" GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=none GSETTINGS_BACKEND=memory CASTDECK_NO_DISCOVERY=1
 for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
 
@@ -66,7 +69,8 @@ dev=$(sed -n 's/^listening on //p' "$work/rx.out")
 sleep 5   # joined and rendered
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # Context switches of every thread: each is a wake-up.
-switches() { cat /proc/"$1"/task/*/status | awk '/^(non)?voluntary_ctxt_switches/ {n += $2} END {print n}'; }
+# Summed over the threads alive now; one that ends while being read is skipped, not an error.
+switches() { { cat /proc/"$1"/task/*/status 2>/dev/null || true; } | awk '/^(non)?voluntary_ctxt_switches/ {n += $2} END {print n}'; }
 a0=$(ticks $app); w0=$(ticks $watcher); r0=$(ticks "${pids[1]}")
 as0=$(switches $app); ws0=$(switches $watcher)
 sleep "$idle_seconds"
