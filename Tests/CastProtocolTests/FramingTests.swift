@@ -84,6 +84,34 @@ func drain(_ d: inout CastFrameDecoder) throws(CastProtocolError) -> [CastMessag
         #expect(throws: CastProtocolError.payloadMismatch(expected: "text")) { try CastMessage(serializedBody: body) }
     }
 
+    /// Text fields are checked eight bytes at a time while they are ASCII: every length and
+    /// position around those words must still accept valid UTF-8 and refuse invalid bytes.
+    @Test func textFieldsAreValidUTF8AtEveryLengthAndPosition() throws {
+        for length in 0...24 {
+            let ascii = String(repeating: "a", count: length)
+            let m = CastMessage(source: "s", destination: "r", namespace: CastNamespace.mediaURN, utf8: ascii)
+            #expect(try CastMessage(serializedBody: m.serializedBody()) == m)
+            for position in 0..<length {
+                // U+0641 (two bytes) in place of one "a": still valid.
+                var chars = Array(ascii)
+                chars[position] = "\u{0641}"
+                let valid = CastMessage(source: "s", destination: "r", namespace: CastNamespace.mediaURN, utf8: String(chars))
+                #expect(try CastMessage(serializedBody: valid.serializedBody()) == valid)
+                // A lone continuation byte, an overlong "/" and a surrogate: refused.
+                for bad: [UInt8] in [[0x80], [0xC0, 0xAF], [0xED, 0xA0, 0x80], [0xFF]] {
+                    var body = m.serializedBody()
+                    let start = body.count - length
+                    body.replaceSubrange((start + position)..<(start + position + 1), with: bad)
+                    // The payload's length prefix is the byte before it (lengths here are < 128).
+                    body[start - 1] = UInt8(length - 1 + bad.count)
+                    #expect(throws: CastProtocolError.malformedMessage(reason: "a text field is not valid UTF-8")) {
+                        try CastMessage(serializedBody: body)
+                    }
+                }
+            }
+        }
+    }
+
     @Test func unknownProtobufFieldsAreIgnored() throws {
         var body = ping().serializedBody()
         body += [0x40, 0x01, 0x48, 0x05]  // continued = true, remaining_length = 5
