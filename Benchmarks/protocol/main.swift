@@ -61,8 +61,8 @@ func decodeOnce() -> Int {
 @inline(never)
 func foundationOnce() -> Int {
     decoder.append(frame)
-    guard let message = try? decoder.nextMessage(), let text = message.utf8,
-        case .mediaStatus(let s)? = try? JSONDecoder().decode(MediaMessage.self, from: Data(text.utf8))
+    guard let message = try? decoder.nextMessage(), let json = message.withUTF8Payload({ Data(buffer: $0) }),
+        case .mediaStatus(let s)? = try? JSONDecoder().decode(MediaMessage.self, from: json)
     else { fatalError("benchmark frame did not decode with JSONDecoder") }
     return s.status.count
 }
@@ -116,8 +116,8 @@ func result(_ name: String, _ ours: Double, _ peer: Double, _ peerName: String, 
 @inline(never)
 func parseTreeOnce() -> Int {
     decoder.append(frame)
-    guard let message = try? decoder.nextMessage(), let text = message.utf8,
-        let tree = try? JSONValue(parsing: text.utf8), let status = tree["status"]?.arrayValue
+    guard let message = try? decoder.nextMessage(), let parsed = message.withUTF8Payload({ try? JSONValue(parsing: $0) }),
+        let tree = parsed, let status = tree["status"]?.arrayValue
     else { fatalError("benchmark frame did not parse") }
     return status.count
 }

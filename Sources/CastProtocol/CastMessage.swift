@@ -16,7 +16,29 @@ public struct CastMessage: Sendable, Hashable {
     public var sourceID: String
     public var destinationID: String
     public var namespace: String
-    public var payload: CastPayload
+
+    /// The payload. A text payload read from the wire is kept as the UTF-8 bytes it came as
+    /// (checked when the message was parsed); the String is made only when asked for here.
+    /// Decoding (`decoded()`) reads the bytes directly: making the String meant the standard
+    /// library's byte-by-byte UTF-8 check over the whole payload, a fifth of decoding a
+    /// MEDIA_STATUS (callgrind).
+    public var payload: CastPayload {
+        get {
+            switch body {
+            case .payload(let p): p
+            case .receivedText(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+            }
+        }
+        set { body = .payload(newValue) }
+    }
+
+    private enum Body: Sendable {
+        case payload(CastPayload)
+        /// Text from the wire, already known to be valid UTF-8.
+        case receivedText([UInt8])
+    }
+
+    private var body: Body
 
     public init(
         protocolVersion: Int = 0, sourceID: String, destinationID: String, namespace: String,
@@ -26,7 +48,7 @@ public struct CastMessage: Sendable, Hashable {
         self.sourceID = sourceID
         self.destinationID = destinationID
         self.namespace = namespace
-        self.payload = payload
+        self.body = .payload(payload)
     }
 
     /// A text message (JSON on Google namespaces).
@@ -38,6 +60,31 @@ public struct CastMessage: Sendable, Hashable {
     public var utf8: String? {
         if case .string(let s) = payload { return s }
         return nil
+    }
+
+    /// Calls `body` with the text payload's UTF-8 bytes, without making a String; nil for a
+    /// binary message.
+    public func withUTF8Payload<R>(_ read: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
+        switch body {
+        case .receivedText(let bytes): return try bytes.withUnsafeBufferPointer(read)
+        case .payload(.string(var text)): return try text.withUTF8(read)
+        case .payload(.binary): return nil
+        }
+    }
+
+    // Equal messages carry equal payloads whichever way they are held: a text payload compares
+    // as the String it is (as `CastPayload` does), not byte for byte.
+    public static func == (a: CastMessage, b: CastMessage) -> Bool {
+        a.protocolVersion == b.protocolVersion && a.sourceID == b.sourceID && a.destinationID == b.destinationID
+            && a.namespace == b.namespace && a.payload == b.payload
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(protocolVersion)
+        hasher.combine(sourceID)
+        hasher.combine(destinationID)
+        hasher.combine(namespace)
+        hasher.combine(payload)
     }
 
     /// Serializes the protobuf body (without the 4-byte length).
@@ -70,9 +117,9 @@ public struct CastMessage: Sendable, Hashable {
         func field(_ n: Int) -> Int { 1 + ProtoWire.varintSize(UInt64(n)) + n }
         var size = 3 + ProtoWire.varintSize(wireProtocolVersion)  // with payload_type (2 bytes)
         size += field(sourceID.utf8.count) + field(destinationID.utf8.count) + field(namespace.utf8.count)
-        switch payload {
-        case .string(let s): size += field(s.utf8.count)
-        case .binary(let b): size += field(b.count)
+        switch body {
+        case .payload(.string(let s)): size += field(s.utf8.count)
+        case .payload(.binary(let b)), .receivedText(let b): size += field(b.count)
         }
         return size
     }
@@ -88,11 +135,15 @@ public struct CastMessage: Sendable, Hashable {
         string(0x12, sourceID)
         string(0x1A, destinationID)
         string(0x22, namespace)
-        switch payload {
-        case .string(let s):
+        switch body {
+        case .payload(.string(let s)):
             out.append(contentsOf: [0x28, 0x00])
             string(0x32, s)
-        case .binary(let b):
+        case .receivedText(let b):
+            out.append(contentsOf: [0x28, 0x00, 0x32])
+            ProtoWire.appendVarint(UInt64(b.count), to: &out)
+            out.append(contentsOf: b)
+        case .payload(.binary(let b)):
             out.append(contentsOf: [0x28, 0x01, 0x3A])
             ProtoWire.appendVarint(UInt64(b.count), to: &out)
             out.append(contentsOf: b)
@@ -101,7 +152,7 @@ public struct CastMessage: Sendable, Hashable {
 
     /// Parses and validates a protobuf body as Chromium does: all required fields present,
     /// source, destination and namespace non-empty, and the payload field matching its type.
-    /// The text payload is the one copy made of the body's bytes.
+    /// The payload is the one copy made of the body's bytes.
     public init(serializedBody body: some Collection<UInt8>) throws(CastProtocolError) {
         let parsed: Result<ProtoWire.Envelope, ProtoWire.Failure> =
             body.withContiguousStorageIfAvailable { b in Result { () throws(ProtoWire.Failure) in try ProtoWire.Envelope(parsing: b) } }
@@ -119,10 +170,10 @@ public struct CastMessage: Sendable, Hashable {
         guard !namespace.isEmpty else { throw .missingField("namespace") }
         if payloadType == 0 {
             guard let text = m.payloadUTF8 else { throw .payloadMismatch(expected: "text") }
-            payload = .string(text)
+            self.body = .receivedText(text)
         } else {
             guard let bytes = m.payloadBinary else { throw .payloadMismatch(expected: "binary") }
-            payload = .binary(bytes)
+            self.body = .payload(.binary(bytes))
         }
         protocolVersion = version
         sourceID = source
@@ -146,19 +197,43 @@ enum ProtoWire {
         }
     }
 
-    /// Whether every byte is below 0x80, eight at a time.
-    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether `bytes` are well-formed UTF-8 (Unicode 15, table 3-7: no overlong forms, no
+    /// surrogates, nothing past U+10FFFF), the same answer as `String(validating:)`. ASCII
+    /// runs are passed eight bytes at a time; the standard library's check goes byte by byte.
+    static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         let raw = UnsafeRawPointer(base)
         let n = bytes.count
         var i = 0
-        while i + 8 <= n {
-            if raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
-            i += 8
-        }
         while i < n {
-            if base[i] >= 0x80 { return false }
-            i += 1
+            while i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
+            guard i < n else { return true }
+            let lead = base[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
+            switch lead {
+            case 0xC2...0xDF:
+                guard i + 1 < n, base[i + 1] & 0xC0 == 0x80 else { return false }
+                i += 2
+            case 0xE0...0xEF:
+                guard i + 2 < n else { return false }
+                let second = base[i + 1]
+                let low: UInt8 = lead == 0xE0 ? 0xA0 : 0x80  // E0 80..9F would be overlong
+                let high: UInt8 = lead == 0xED ? 0x9F : 0xBF  // ED A0..BF are surrogates
+                guard second >= low, second <= high, base[i + 2] & 0xC0 == 0x80 else { return false }
+                i += 3
+            case 0xF0...0xF4:
+                guard i + 3 < n else { return false }
+                let second = base[i + 1]
+                let low: UInt8 = lead == 0xF0 ? 0x90 : 0x80  // F0 80..8F would be overlong
+                let high: UInt8 = lead == 0xF4 ? 0x8F : 0xBF  // F4 90.. is past U+10FFFF
+                guard second >= low, second <= high, base[i + 2] & 0xC0 == 0x80, base[i + 3] & 0xC0 == 0x80 else { return false }
+                i += 4
+            default:
+                return false  // a continuation byte without a lead, C0, C1, F5..FF
+            }
         }
         return true
     }
@@ -187,7 +262,8 @@ enum ProtoWire {
         var destinationID: String?
         var namespace: String?
         var payloadType: Int?
-        var payloadUTF8: String?
+        /// Checked to be UTF-8.
+        var payloadUTF8: [UInt8]?
         var payloadBinary: [UInt8]?
 
         init(parsing b: UnsafeBufferPointer<UInt8>) throws(Failure) {
@@ -213,14 +289,13 @@ enum ProtoWire {
                 return UnsafeBufferPointer(rebasing: b[i..<(i + Int(n))])
             }
             func text() throws(Failure) -> String {
+                let bytes = try utf8()
+                return String(decoding: bytes, as: UTF8.self)
+            }
+            func utf8() throws(Failure) -> UnsafeBufferPointer<UInt8> {
                 let bytes = try span()
-                // Most payloads are ASCII: checked eight bytes at a time, they become a String
-                // through String(decoding:)'s own ASCII path. Anything else goes through
-                // `String(validating:)`, whose byte-by-byte check is a fifth of decoding a
-                // MEDIA_STATUS with non-ASCII text (callgrind), and is refused if invalid.
-                if ProtoWire.isASCII(bytes) { return String(decoding: bytes, as: UTF8.self) }
-                guard let s = String(validating: bytes, as: UTF8.self) else { throw .invalidUTF8 }
-                return s
+                guard ProtoWire.isValidUTF8(bytes) else { throw .invalidUTF8 }
+                return bytes
             }
             func skip(_ wireType: UInt64, field: UInt64, depth: Int) throws(Failure) {
                 switch wireType {
@@ -262,7 +337,7 @@ enum ProtoWire {
                 case (2, 2): sourceID = try text()
                 case (3, 2): destinationID = try text()
                 case (4, 2): namespace = try text()
-                case (6, 2): payloadUTF8 = try text()
+                case (6, 2): payloadUTF8 = Array(try utf8())
                 case (7, 2): payloadBinary = Array(try span())
                 // A known number with another wire type is kept as an unknown field by
                 // protoc-generated parsers, so it is skipped here too.

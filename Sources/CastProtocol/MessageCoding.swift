@@ -164,8 +164,12 @@ extension CastMessage {
     public func decoded() throws(CastProtocolError) -> NamespacedMessage {
         let ns = CastNamespace(urn: namespace)
         func json<M: CastJSONMessage>(_: M.Type) throws(CastProtocolError) -> M {
-            guard case .string(let text) = payload else { throw .unexpectedPayloadType(namespace: namespace) }
-            return try CastJSON.decode(M.self, from: text, namespace: namespace)
+            // Straight from the payload's bytes: no String is made of the whole text.
+            let result = withUTF8Payload { bytes in
+                Result { () throws(CastProtocolError) in try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace) }
+            }
+            guard let result else { throw .unexpectedPayloadType(namespace: namespace) }
+            return try result.get()
         }
         switch ns {
         case .connection: return .connection(try json(ConnectionMessage.self))

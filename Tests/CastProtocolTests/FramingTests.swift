@@ -112,6 +112,58 @@ func drain(_ d: inout CastFrameDecoder) throws(CastProtocolError) -> [CastMessag
         }
     }
 
+    /// The envelope's own UTF-8 check must refuse exactly what the standard library refuses:
+    /// every one- and two-byte sequence, every three-byte one, the four-byte ones around each
+    /// boundary, and random mixtures behind ASCII runs of every alignment.
+    @Test func utf8CheckAgreesWithTheStandardLibrary() {
+        func agree(_ bytes: [UInt8]) -> Bool {
+            bytes.withUnsafeBufferPointer { ProtoWire.isValidUTF8($0) == (String(validating: $0, as: UTF8.self) != nil) }
+        }
+        var disagreements: [[UInt8]] = []
+        func check(_ bytes: [UInt8]) { if !agree(bytes), disagreements.count < 10 { disagreements.append(bytes) } }
+        for a in 0...255 {
+            check([UInt8(a)])
+            for b in 0...255 { check([UInt8(a), UInt8(b)]) }
+        }
+        for a in 0xE0...0xEF {
+            for b in 0...255 { for c in 0...255 { check([UInt8(a), UInt8(b), UInt8(c)]) } }
+        }
+        let edges: [UInt8] = [0x00, 0x41, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4, 0xFF]
+        for a in 0xF0...0xFF {
+            for b in 0...255 { for c in edges { for d in edges { check([UInt8(a), UInt8(b), c, d]) } } }
+        }
+        var rng = SplitMix64(state: 0x5EED)
+        let pieces: [UInt8] = [0x41, 0x7F, 0x80, 0xBF, 0xC2, 0xDF, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0xF5, 0xA0, 0x90]
+        for _ in 0..<20_000 {
+            var bytes = [UInt8](repeating: 0x61, count: Int.random(in: 0...17, using: &rng))
+            for _ in 0..<Int.random(in: 1...10, using: &rng) { bytes.append(pieces.randomElement(using: &rng)!) }
+            bytes += [UInt8](repeating: 0x62, count: Int.random(in: 0...9, using: &rng))
+            check(bytes)
+        }
+        #expect(disagreements.isEmpty, "first disagreements: \(disagreements)")
+    }
+
+    /// A text payload from the wire is kept as bytes until asked for: the message still reads,
+    /// compares, hashes, re-encodes and describes as the String it carries.
+    @Test func receivedTextPayloadBehavesAsItsString() throws {
+        let text = #"{"type":"PING","note":"نمایش ✓"}"#
+        let sent = CastMessage(source: "s", destination: "r", namespace: CastNamespace.heartbeatURN, utf8: text)
+        let received = try CastMessage(serializedBody: sent.serializedBody())
+        #expect(received == sent)
+        #expect(received.hashValue == sent.hashValue)
+        #expect(received.payload == .string(text))
+        #expect(received.utf8 == text)
+        #expect(received.withUTF8Payload { Array($0) } == Array(text.utf8))
+        #expect(received.serializedBody() == sent.serializedBody())
+        #expect(try received.framed() == sent.framed())
+        #expect(received.description == sent.description)
+        #expect(try received.decoded() == .heartbeat(.ping))
+        var changed = received
+        changed.payload = .binary([1, 2])
+        #expect(changed.withUTF8Payload { _ in true } == nil)
+        #expect(try CastMessage(serializedBody: changed.serializedBody()).payload == .binary([1, 2]))
+    }
+
     @Test func unknownProtobufFieldsAreIgnored() throws {
         var body = ping().serializedBody()
         body += [0x40, 0x01, 0x48, 0x05]  // continued = true, remaining_length = 5
