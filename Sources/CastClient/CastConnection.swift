@@ -347,7 +347,9 @@ public actor CastConnection {
 
 func describe(_ error: any Error) -> String {
     switch error {
-    case let e as IOError: return e.description
+    // NIO's text wraps the system's ("connection reset (error set): Connection refused (errno:
+    // 111)"); the system's own sentence is the part a person can act on.
+    case let e as IOError: return String(cString: strerror(e.errnoCode))
     case let e as NIOConnectionError:
         if let first = e.connectionErrors.first { return describe(first.error) }
         if let dns = e.dnsAAAAError ?? e.dnsAError { return "the name could not be resolved (\(dns))" }
