@@ -1,7 +1,7 @@
 # Sourced by the benchmark scripts.
 # Release builds link the Swift runtime and Foundation statically: a process then starts
 # without the dynamic loader resolving thousands of symbols across a dozen Swift libraries
-# (castctl status 13–22 % faster, window peak RSS 3 % lower: README → Performance). Every release build here
+# (the window side by side: docs/gui.md, "Start-up"). Every release build here
 # uses the same flags, so SwiftPM does not rebuild everything when scripts alternate.
 RELEASE=(-c release --static-swift-stdlib)
 # result AREA NAME OURS PEER PEER_NAME UNIT higher|lower — one comparison for the summary table
