@@ -286,9 +286,8 @@ public actor CastConnection {
         case .failure(let error):
             logger.warning("unreadable message", metadata: ["cast.error": "\(error)", "cast.namespace": "\(raw.namespace)"])
             // If the broken reply names a request we wait for, fail that request now instead of timing out.
-            if case .string(let text) = raw.payload,
-                let json = try? CastJSON.decode(JSONValue.self, from: text, namespace: raw.namespace),
-                let id = json["requestId"]?.intValue
+            if let json = raw.withUTF8Payload({ try? CastJSON.decode(JSONValue.self, fromUTF8: $0, namespace: raw.namespace) }),
+                let id = json?["requestId"]?.intValue
             {
                 link.fail(id) { label, _ in CastClientError.malformedReply(request: label, reason: error.description) }
             }

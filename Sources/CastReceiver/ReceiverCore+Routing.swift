@@ -100,7 +100,12 @@ extension ReceiverCore {
         case .media: handleMedia(message, from: c)
         default:
             if message.namespace == ReceiverApp.helloWorldNamespace {
-                send(CastMessage(sourceID: app.transportId, destinationID: sender, namespace: message.namespace, payload: message.payload), to: c)
+                // The echo keeps the received payload as it is held (bytes, no String made).
+                var echo = message
+                echo.protocolVersion = 0
+                echo.sourceID = app.transportId
+                echo.destinationID = sender
+                send(echo, to: c)
             } else {
                 logger.info("app message accepted", metadata: ["cast.namespace": "\(message.namespace)", "cast.app.id": "\(app.app.appId)"])
             }
@@ -123,8 +128,8 @@ extension ReceiverCore {
             "cast.connection": "\(c.id)", "cast.namespace": "\(message.namespace)", "reason": "\(error.description)",
         ])
         var rid: Int?
-        if let text = message.utf8, let value = try? CastJSON.decode(JSONValue.self, from: text, namespace: message.namespace) {
-            rid = value["requestId"]?.intValue
+        if let value = message.withUTF8Payload({ try? CastJSON.decode(JSONValue.self, fromUTF8: $0, namespace: message.namespace) }) {
+            rid = value?["requestId"]?.intValue
         }
         invalidRequest(rid, .invalidRequest, to: message.sourceID, on: c, ns: ns)
     }
