@@ -32,13 +32,14 @@ public struct CastMessage: Sendable, Hashable {
         set { body = .payload(newValue) }
     }
 
-    private enum Body: Sendable {
+    enum Body: Sendable {
         case payload(CastPayload)
         /// Text from the wire, already known to be valid UTF-8.
         case receivedText([UInt8])
     }
 
-    private var body: Body
+    /// How the payload is held (`decoded()` reads it without going through `payload`).
+    private(set) var body: Body
 
     public init(
         protocolVersion: Int = 0, sourceID: String, destinationID: String, namespace: String,

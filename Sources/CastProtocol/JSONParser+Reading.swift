@@ -52,6 +52,7 @@ extension JSONParser {
     }
 
     /// The next member's name (positioned on its value), or nil after the closing brace.
+    @inline(__always)
     mutating func nextKey() throws(Failure) -> JSONKey? {
         skipWhitespace()
         guard index < bytes.count else { throw fail("unexpected end of input") }

@@ -164,12 +164,12 @@ extension CastMessage {
     public func decoded() throws(CastProtocolError) -> NamespacedMessage {
         let ns = CastNamespace(urn: namespace)
         func json<M: CastJSONMessage>(_: M.Type) throws(CastProtocolError) -> M {
-            // Straight from the payload's bytes: no String is made of the whole text.
-            let result = withUTF8Payload { bytes in
-                Result { () throws(CastProtocolError) in try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace) }
+            // A received payload is read straight from its bytes: no String is made of it.
+            switch body {
+            case .receivedText(let bytes): return try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace)
+            case .payload(.string(let text)): return try CastJSON.decode(M.self, from: text, namespace: namespace)
+            case .payload(.binary): throw .unexpectedPayloadType(namespace: namespace)
             }
-            guard let result else { throw .unexpectedPayloadType(namespace: namespace) }
-            return try result.get()
         }
         switch ns {
         case .connection: return .connection(try json(ConnectionMessage.self))
