@@ -126,28 +126,26 @@ public struct CastMessage: Sendable, Hashable {
     }
 
     private func writeBody(into out: inout [UInt8]) {
-        func string(_ tag: UInt8, _ s: String) {
+        func field(_ tag: UInt8, _ bytes: some Collection<UInt8>) {
             out.append(tag)
-            ProtoWire.appendVarint(UInt64(s.utf8.count), to: &out)
-            out.append(contentsOf: s.utf8)
+            ProtoWire.appendVarint(UInt64(bytes.count), to: &out)
+            out.append(contentsOf: bytes)
         }
         out.append(0x08)
         ProtoWire.appendVarint(wireProtocolVersion, to: &out)
-        string(0x12, sourceID)
-        string(0x1A, destinationID)
-        string(0x22, namespace)
+        field(0x12, sourceID.utf8)
+        field(0x1A, destinationID.utf8)
+        field(0x22, namespace.utf8)
         switch body {
         case .payload(.string(let s)):
             out.append(contentsOf: [0x28, 0x00])
-            string(0x32, s)
+            field(0x32, s.utf8)
         case .receivedText(let b):
-            out.append(contentsOf: [0x28, 0x00, 0x32])
-            ProtoWire.appendVarint(UInt64(b.count), to: &out)
-            out.append(contentsOf: b)
+            out.append(contentsOf: [0x28, 0x00])
+            field(0x32, b)
         case .payload(.binary(let b)):
-            out.append(contentsOf: [0x28, 0x01, 0x3A])
-            ProtoWire.appendVarint(UInt64(b.count), to: &out)
-            out.append(contentsOf: b)
+            out.append(contentsOf: [0x28, 0x01])
+            field(0x3A, b)
         }
     }
 
