@@ -1,9 +1,14 @@
 # Sourced by the benchmark scripts.
-# Release builds link the Swift runtime and Foundation statically: a process then starts
-# without the dynamic loader resolving thousands of symbols across a dozen Swift libraries
-# (the window side by side: docs/gui.md, "Start-up"). Every release build here
-# uses the same flags, so SwiftPM does not rebuild everything when scripts alternate.
-RELEASE=(-c release --static-swift-stdlib)
+# Release builds use the flags of build-aux/release-flags.sh (static runtime, start-up layout).
+source "$(dirname "${BASH_SOURCE[0]}")/../build-aux/release-flags.sh"
+# release_window_build: builds castdeck and castctl in release with the window's data files;
+# sets $bin to the directory that holds them.
+release_window_build() {
+  swift build "${RELEASE[@]}" --product castdeck >/dev/null
+  swift build "${RELEASE[@]}" --product castctl >/dev/null
+  ./scripts/build-data.sh >/dev/null
+  bin="$(swift build "${RELEASE[@]}" --show-bin-path)"
+}
 # result AREA NAME OURS PEER PEER_NAME UNIT higher|lower — one comparison for the summary table
 # (Benchmarks/summary.py collects these lines from the log of the whole run).
 result() {

@@ -14,10 +14,7 @@ cd "$root"
 runs="${BENCH_RUNS:-7}"
 idle_seconds="${BENCH_IDLE_SECONDS:-60}"
 source Benchmarks/lib.sh
-swift build "${RELEASE[@]}" --product castdeck >/dev/null
-swift build "${RELEASE[@]}" --product castctl >/dev/null
-./scripts/build-data.sh >/dev/null
-bin="$(swift build "${RELEASE[@]}" --show-bin-path)"
+release_window_build
 work="$(mktemp -d)"
 cc -O2 -o "$work/baseline" Benchmarks/gui/baseline.c $(pkg-config --cflags --libs libadwaita-1)
 

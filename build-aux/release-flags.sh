@@ -1,0 +1,19 @@
+# Sourced by build-aux/swift-build.sh (meson) and Benchmarks/lib.sh: how a release is built.
+# - The Swift runtime and Foundation are linked statically: a process then starts without the
+#   dynamic loader resolving thousands of symbols across a dozen Swift libraries (docs/gui.md,
+#   "Start-up").
+# - Every function gets its own section, and the linker (lld) places the functions that run
+#   at start-up side by side, in the order of build-aux/startup-order.txt
+#   (scripts/gen-startup-order.sh writes it). Start-up then faults in a few dense pages
+#   instead of touching pages all over 30 MB of code, and fewer of them stay resident
+#   (docs/performance.md, "Start-up layout").
+# - Relative relocations are packed (DT_RELR, glibc ≥ 2.36): the loader reads a few kilobytes
+#   instead of 3 MB of relocation entries.
+# Every release build uses these same flags, so SwiftPM does not rebuild when scripts alternate.
+_release_order="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/startup-order.txt"
+RELEASE=(-c release --static-swift-stdlib
+  -Xswiftc -Xfrontend -Xswiftc -function-sections
+  -Xswiftc -use-ld=lld
+  -Xlinker "--symbol-ordering-file=$_release_order" -Xlinker --no-warn-symbol-ordering
+  -Xlinker -z -Xlinker pack-relative-relocs)
+unset _release_order
