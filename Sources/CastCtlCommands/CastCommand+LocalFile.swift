@@ -82,7 +82,7 @@ extension CastCommand {
                 if renditions > 1 { how += ", \(renditions) audio tracks" }
             }
             let line = "Casting \(name) to \(device.name) from \(media.contentId)\(how) (\(subs)); serving until it ends, Ctrl-C stops.\n"
-            FileHandle.standardOutput.write(Data(line.utf8))
+            Console.out(line)
             let failure: String? = await withTaskGroup(of: String?.self) { group in
                 group.addTask {
                     await Self.waitUntilEnd(of: session, updates: updates, mediaSessionId: loaded.mediaSessionId)
@@ -127,7 +127,7 @@ extension CastCommand {
     }
 
     static func warn(_ text: String) {
-        FileHandle.standardError.write(Data("castctl: warning: \(text)\n".utf8))
+        Console.err("castctl: warning: \(text)\n")
     }
 
     /// Ctrl-C (or SIGTERM) while serving is the normal way to stop: exit 0.

@@ -51,14 +51,14 @@ public struct CastCtl: AsyncParsableCommand {
                 try command.run()
             }
         } catch let failure as CommandFailure {
-            FileHandle.standardError.write(Data("castctl: \(failure.message)\n".utf8))
+            Console.err("castctl: \(failure.message)\n")
             Foundation.exit(exitStatus(for: failure))
         } catch {
             let status = exitStatus(for: error)
             if status == 0 {
                 print(fullMessage(for: error))
             } else {
-                FileHandle.standardError.write(Data("\(fullMessage(for: error))\n".utf8))
+                Console.err("\(fullMessage(for: error))\n")
             }
             Foundation.exit(status)
         }

@@ -45,7 +45,7 @@ struct DiscoverCommand: AsyncParsableCommand {
         let directory = DeviceDirectory(prober: CastClientProber(), browser: CastBrowser(waitForDaemon: false))
         await directory.start()
         if let problem = await directory.storeProblem {
-            FileHandle.standardError.write(Data("castctl: \(problem)\n".utf8))
+            Console.err("castctl: \(problem)\n")
         }
         do {
             for address in add { try await directory.add(address: address) }
@@ -73,7 +73,7 @@ struct DiscoverCommand: AsyncParsableCommand {
                 known.remove(device.id)
             case let .unavailable(error):
                 unavailable = error
-                FileHandle.standardError.write(Data("castctl: \(error)\n".utf8))
+                Console.err("castctl: \(error)\n")
                 // Nothing more will come from the network. With no added devices there is
                 // nothing to wait for; otherwise their probes answer before the deadline.
                 if await directory.devices.isEmpty { await directory.stop() }

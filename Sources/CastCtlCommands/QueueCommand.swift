@@ -62,7 +62,7 @@ struct QueueCommand: AsyncParsableCommand {
                 return built.casts
             } after: { session, casts in
                 guard !casts.isEmpty, let id = session.media.status?.mediaSessionId else { return }
-                FileHandle.standardError.write(Data("castctl: serving \(casts.count) file(s) until the queue ends; Ctrl-C stops.\n".utf8))
+                Console.err("castctl: serving \(casts.count) file(s) until the queue ends; Ctrl-C stops.\n")
                 CastCommand.exitOnInterrupt()
                 await CastCommand.waitUntilEnd(of: session, updates: session.media.statusUpdates(), mediaSessionId: id)
                 for c in casts { await share.end(c) }

@@ -29,7 +29,7 @@ final class AvahiReceiverAnnouncer: ReceiverAnnouncer {
         let publisher = CastServicePublisher(record: record)
         lock.withLock { self.publisher = publisher }
         let name = try await publisher.publish()
-        FileHandle.standardError.write(Data("castctl: announced as \"\(name)\" (_googlecast._tcp, port \(announcement.port))\n".utf8))
+        Console.err("castctl: announced as \"\(name)\" (_googlecast._tcp, port \(announcement.port))\n")
     }
 
     func withdraw() async {

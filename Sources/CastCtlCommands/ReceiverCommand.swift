@@ -157,7 +157,7 @@ struct ReceiverCommand: AsyncParsableCommand {
             }
         }
         // Written straight to the file descriptor: scripts wait for this line.
-        FileHandle.standardOutput.write(Data("listening on \(host):\(boundPort)\n".utf8))
+        Console.out("listening on \(host):\(boundPort)\n")
 
         let signal = await Self.waitForTerminationSignal()
         config.logger.notice("stopping", metadata: ["signal": "\(signal)"])

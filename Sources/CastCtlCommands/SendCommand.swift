@@ -62,7 +62,7 @@ struct SendCommand: AsyncParsableCommand {
             }
         }
         if replies.isEmpty {
-            FileHandle.standardError.write(Data("castctl: no reply on \(namespace) within \(Output.number(timeout)) s (sent anyway).\n".utf8))
+            Console.err("castctl: no reply on \(namespace) within \(Output.number(timeout)) s (sent anyway).\n")
         }
     }
 

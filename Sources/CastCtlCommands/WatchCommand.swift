@@ -32,7 +32,7 @@ struct WatchCommand: AsyncParsableCommand {
             }
             let out: @Sendable (Event, String) -> Void = { e, line in
                 // Unbuffered, so that a pipe reader sees each change at once.
-                FileHandle.standardOutput.write(Data(((json ? Output.json(e) : Output.terminalSafe(line)) + "\n").utf8))
+                Console.out(((json ? Output.json(e) : Output.terminalSafe(line)) + "\n"))
             }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

@@ -184,6 +184,22 @@ def test_watch_prints_changes_until_interrupted(receiver, pycast):
         proc.wait(timeout=10)
 
 
+def test_watch_ends_quietly_when_its_reader_goes(receiver):
+    # `castctl watch | head -1`: once the reader has gone, the next write fails with EPIPE
+    # (SwiftNIO ignores SIGPIPE). castctl must end as SIGPIPE would end a tool: status 141,
+    # no crash report.
+    castctl(receiver, "cast", URL, "--title", "Bunny")
+    proc = subprocess.Popen([CASTCTL, "watch", "--device", receiver.device], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    assert proc.stdout.readline(), "watch printed nothing"
+    proc.stdout.close()
+    castctl(receiver, "pause")  # another event, so watch writes again
+    castctl(receiver, "play")
+    assert proc.wait(timeout=20) == 141
+    stderr = proc.stderr.read()
+    assert "Fatal error" not in stderr and stderr == "", stderr
+
+
 def test_exit_codes(receiver):
     bad_usage = castctl(receiver, "volume", "5", check=False)
     assert bad_usage.returncode == 2
