@@ -114,11 +114,17 @@ public final class CastDeckApplication {
             let w = try MainWindow(app: app, model: model, settings: settings)
             window = w
             startTimingHooks()
-            // Searching the network, the demo receiver and --device wait for the first frame.
+            // The player page, searching the network, the demo receiver and --device wait for
+            // the first frame, which shows the device list.
             var started = false
             w.window.asWindow.onFirstFrame { [unowned self] in
                 guard !started else { return }
                 started = true
+                guard w.buildPlayer() else {
+                    self.failure = 1
+                    self.app.quit()
+                    return
+                }
                 self.startServices(model)
             }
             w.present()

@@ -26,7 +26,11 @@ public final class MainWindow {
     var spinnerTimeout: UInt32 = 0
     let devices: DeviceList
     let mini: MiniController
-    let expanded: ExpandedController
+    /// The expanded controller, built by `buildPlayer()` once the first frame is up (or when
+    /// the player page is first needed): the first frame shows the device list and does not
+    /// wait for the player's widgets (docs/performance.md, "Start-up layout").
+    private(set) var expanded: ExpandedController?
+    let playerScroll: ScrolledWindow
     var lastNotice = 0
     var tokens: [ObservationToken] = []
     var tick: UInt32 = 0
@@ -52,14 +56,13 @@ public final class MainWindow {
         actions = ModelActions(model: model)
         devices = try DeviceList(model: model, settings: settings)
         mini = try MiniController(model: model)
-        expanded = try ExpandedController(model: model, actions: actions)
+        playerScroll = ui.get("player-scroll")
 
         window.setApplication(app)
         let width = settings?.int("window-width") ?? 720
         let height = settings?.int("window-height") ?? 760
         window.asWindow.defaultSize = (max(360, width), max(400, height))
         ui.get("devices-scroll", as: ScrolledWindow.self).setChild(devices.root)
-        ui.get("player-scroll", as: ScrolledWindow.self).setChild(expanded.root)
         miniRevealer.setChild(mini.root)
         // A bar that slid away is hidden too, so assistive technology does not offer its
         // buttons next to the expanded controller's.
@@ -70,13 +73,12 @@ public final class MainWindow {
         // Likewise the page the stack slid away from: GTK keeps it in the accessibility tree.
         pages.onTransitionRunningChanged { [unowned self] in self.hideOtherPage() }
         devices.root.isVisible = true
-        expanded.root.isVisible = false
 
         actions.install(on: window.asWindow)
         actions.installAccelerators(app)
         window.asWindow.onKeyCapture { [unowned self] key in self.handleKey(key) }
         window.asWindow.onWidthChanged { [unowned self] width in
-            self.expanded.layout(width: width, height: self.window.asWindow.defaultSize.height)
+            self.expanded?.layout(width: width, height: self.window.asWindow.defaultSize.height)
             // On a phone-width window the header bar has room for Back or Cast a File, not
             // both: Cast a File stays in the main menu and on Ctrl+O.
             self.narrow = width < 440
@@ -84,7 +86,7 @@ public final class MainWindow {
         }
         window.asWindow.on("notify::default-height") { [unowned self] in
             let size = self.window.asWindow.defaultSize
-            self.expanded.layout(width: size.width, height: size.height)
+            self.expanded?.layout(width: size.width, height: size.height)
         }
         model.linkPrompt = { [unowned self] in
             CastLinkDialog.present(parent: self.window.asWindow) { [unowned self] link in
@@ -97,7 +99,6 @@ public final class MainWindow {
         back.onClicked { [unowned self] in self.showDevices() }
         mini.onOpen = { [unowned self] in self.showPlayer() }
         devices.parent = window.asWindow
-        expanded.parent = window.asWindow
         window.asWindow.onCloseRequest { [unowned self] in self.saveSize(); return self.closeRequested?() ?? false }
 
         tokens.append(observe { [unowned self] in self.devices.render() })
@@ -107,7 +108,6 @@ public final class MainWindow {
         tokens.append(observe { [unowned self] in
             self.actions.refresh()
             self.mini.render()
-            self.expanded.render()
             self.updateClock()
         })
     }
@@ -126,9 +126,32 @@ public final class MainWindow {
             }
             self.actions.refresh()
             self.mini.renderProgress()
-            self.expanded.renderProgress()
+            self.expanded?.renderProgress()
             return true
         }
+    }
+
+    /// Builds the expanded controller if it is not built yet; false (and the error printed) when
+    /// its window definition cannot be loaded.
+    @discardableResult
+    func buildPlayer() -> Bool {
+        if expanded != nil { return true }
+        let player: ExpandedController
+        do {
+            player = try ExpandedController(model: model, actions: actions)
+        } catch {
+            printError("castdeck: cannot load the window definition: \(error)")
+            return false
+        }
+        expanded = player
+        player.parent = window.asWindow
+        player.root.isVisible = isShowingPlayer
+        playerScroll.setChild(player.root)
+        let size = window.asWindow.defaultSize
+        player.layout(width: size.width, height: size.height)
+        // Its own observer: it renders what it reads from the model from now on.
+        tokens.append(observe { [unowned player] in player.render() })
+        return true
     }
 
     func present() {
@@ -174,6 +197,7 @@ public final class MainWindow {
     var isShowingPlayer: Bool { pages.visibleChildName == "player" }
 
     func showPlayer() {
+        guard buildPlayer(), let expanded else { return }
         expanded.root.isVisible = true
         pages.visibleChildName = "player"
         hideOtherPage()
@@ -228,7 +252,7 @@ public final class MainWindow {
     func hideOtherPage() {
         guard !pages.isTransitionRunning else { return }
         let player = isShowingPlayer
-        expanded.root.isVisible = player
+        expanded?.root.isVisible = player
         devices.root.isVisible = !player
     }
 
@@ -285,7 +309,7 @@ public final class MainWindow {
         guard let n = model.notice, n.serial != lastNotice else { return }
         lastNotice = n.serial
         // While the subtitle style editor is up, its own toasts say it.
-        if expanded.styleEditor.isShown && n.detail == nil { return }
+        if expanded?.styleEditor.isShown == true && n.detail == nil { return }
         if n.detail != nil || n.retryDeviceID != nil {
             // A device that stopped answering is said until read: its toast stays (timeout 0)
             // and its Details offer Try Again, so someone who looks away sees it on return.
