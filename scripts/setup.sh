@@ -16,6 +16,8 @@ PKGS=(
   xvfb xauth at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi imagemagick
   # GNOME packaging: meson install, schemas, translations, metainfo validation
   meson ninja-build gettext libglib2.0-dev-bin appstream desktop-file-utils
+  # gtk4-encode-symbolic-svg: the pre-rendered symbolic icon (scripts/gen-resources.sh)
+  libgtk-4-bin
   # the venv for the Python peers
   python3-venv
   # benchmarks and tooling

@@ -33,6 +33,7 @@ final class DeviceList {
         ui = try Builder(resource: Self.resource)
         root = ui.get("page")
         empty = ui.get("empty")
+        empty.setBlankIcon(size: 128)  // style.css draws the symbolic icon on it
         group = ui.get("device-group")
         list = ui.get("device-list")
         sessionGroup = ui.get("session-group")

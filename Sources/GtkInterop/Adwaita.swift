@@ -177,6 +177,14 @@ extension StatusPage {
         adw_status_page_set_title(cast(pointer), title)
         adw_status_page_set_description(cast(pointer), description)
     }
+
+    /// Gives the page an icon of this size that draws nothing, for CSS to draw on (the
+    /// `image.icon` node's background).
+    public func setBlankIcon(size: Int32) {
+        guard let blank = gdk_paintable_new_empty(size, size) else { return }
+        adw_status_page_set_paintable(cast(pointer), blank)
+        g_object_unref(blank.raw)
+    }
 }
 
 public struct WindowTitle: WidgetWrapper {

@@ -22,7 +22,11 @@ final class ResourceTests: XCTestCase {
     func testEveryResourceIsCompiledIn() {
         MainActor.assumeIsolated {
             for path in Self.uiFiles + ["\(Self.prefix)/style.css",
-                                        "\(Self.prefix)/icons/scalable/apps/io.github.castdeck.CastDeck.svg"] {
+                                        "\(Self.prefix)/icons/48x48/apps/io.github.castdeck.CastDeck.png",
+                                        "\(Self.prefix)/icons/128x128/apps/io.github.castdeck.CastDeck.png",
+                                        "\(Self.prefix)/icons/128x128@2/apps/io.github.castdeck.CastDeck.png",
+                                        "\(Self.prefix)/images/empty-devices.symbolic.png",
+                                        "\(Self.prefix)/images/empty-devices@2.symbolic.png"] {
                 XCTAssertTrue(Gtk.resourceExists(path), path)
             }
             XCTAssertFalse(Gtk.resourceExists("\(Self.prefix)/ui/no-such.ui"))
@@ -63,6 +67,6 @@ final class ResourceTests: XCTestCase {
         p.arguments = ["--check"]
         try p.run()
         p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "run scripts/gen-resources.sh after editing a .ui file or the CSS")
+        XCTAssertEqual(p.terminationStatus, 0, "run scripts/gen-resources.sh after editing a .ui file, the CSS or an icon")
     }
 }
