@@ -40,8 +40,10 @@ CASTDECK_EXIT_AFTER_FIRST_FRAME=1 CASTDECK_NO_DISCOVERY=1 GDK_BACKEND=x11 GSK_RE
 python3 - "$work" >build-aux/startup-order.txt <<'PY'
 import glob, re, sys
 work = sys.argv[1]
-names = {}
+# Sorted within each group, so that regenerating gives a small diff.
+seen, groups = set(), []
 for who in ("castdeck", "castctl"):
+    names = set()
     for path in sorted(glob.glob(f"{work}/cg.{who}.*")):
         in_binary = False
         for line in open(path, errors="replace"):
@@ -50,7 +52,9 @@ for who in ("castdeck", "castctl"):
             elif line.startswith("fn=") and in_binary:
                 name = re.sub(r"'\d+$", "", line[3:].strip())  # callgrind's recursion marker
                 if name and not name.startswith("0x"):
-                    names.setdefault(name, None)
-print("\n".join(names))
+                    names.add(name)
+    groups += sorted(names - seen)
+    seen |= names
+print("\n".join(groups))
 PY
 echo "gen-startup-order: $(wc -l <build-aux/startup-order.txt) functions in build-aux/startup-order.txt"
