@@ -30,7 +30,7 @@ public struct Services {
 
 /// The AdwApplication `io.github.castdeck.CastDeck` (single instance through D-Bus).
 /// Its .ui files, CSS and icons are a GResource compiled into the binary under
-/// `resourcePath`; GTK loads `style.css`, `icons/` and `gtk/help-overlay.ui` from there itself.
+/// `resourcePath`; GTK loads `style.css` and `icons/` from there itself.
 @MainActor
 public final class CastDeckApplication {
     nonisolated public static let appID = "io.github.castdeck.CastDeck"
@@ -114,8 +114,8 @@ public final class CastDeckApplication {
             let w = try MainWindow(app: app, model: model, settings: settings)
             window = w
             startTimingHooks()
-            // The player page, searching the network, the demo receiver and --device wait for
-            // the first frame, which shows the device list.
+            // The player page, the shortcuts window, searching the network, the demo receiver
+            // and --device wait for the first frame, which shows the device list.
             var started = false
             w.window.asWindow.onFirstFrame { [unowned self] in
                 guard !started else { return }
@@ -125,6 +125,7 @@ public final class CastDeckApplication {
                     self.app.quit()
                     return
                 }
+                w.installShortcutsWindow(self.app)
                 self.startServices(model)
             }
             w.present()

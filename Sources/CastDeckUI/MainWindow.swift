@@ -7,6 +7,7 @@ import GtkInterop
 @MainActor
 public final class MainWindow {
     static let resource = CastDeckApplication.resourcePath + "/ui/main-window.ui"
+    static let shortcutsResource = CastDeckApplication.resourcePath + "/ui/shortcuts.ui"
 
     let window: ApplicationWindow
     let model: AppModel
@@ -152,6 +153,23 @@ public final class MainWindow {
         // Its own observer: it renders what it reads from the model from now on.
         tokens.append(observe { [unowned player] in player.render() })
         return true
+    }
+
+    /// The keyboard shortcuts window (Ctrl+?, and Keyboard Shortcuts in the main menu), loaded
+    /// once the first frame is up: from `gtk/help-overlay.ui` GTK would load it itself, before
+    /// the first frame, for a window nobody has asked for yet. A definition that does not load
+    /// is reported and leaves the app without that window.
+    func installShortcutsWindow(_ app: Application) {
+        do {
+            let ui = try Builder(resource: Self.shortcutsResource)
+            guard window.asWindow.setHelpOverlay(from: ui, id: "help_overlay") else {
+                printError("castdeck: \(Self.shortcutsResource) has no help_overlay")
+                return
+            }
+            app.setAccels("win.show-help-overlay", ["<Control>question"])
+        } catch {
+            printError("castdeck: cannot load the shortcuts window: \(error)")
+        }
     }
 
     func present() {

@@ -84,8 +84,8 @@ public final class SimpleAction {
 }
 
 /// The AdwApplication: single instance through D-Bus, app-wide actions and accelerators.
-/// With an application id, GTK also loads the compiled-in `style.css`, `icons/` and
-/// `gtk/help-overlay.ui` from the resource path derived from the id.
+/// With an application id, GTK also loads the compiled-in `style.css`, `icons/` and (if there
+/// is one) `gtk/help-overlay.ui` from the resource path derived from the id.
 @MainActor
 public final class Application {
     let app: UnsafeMutablePointer<AdwApplication>

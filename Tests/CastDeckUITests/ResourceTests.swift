@@ -13,7 +13,7 @@ final class ResourceTests: XCTestCase {
     static let prefix = CastDeckApplication.resourcePath
     static let uiFiles = ["main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
                           "expanded-controller", "tracks-popover", "style-editor", "mini-player"].map { "\(prefix)/ui/\($0).ui" }
-        + ["\(prefix)/gtk/help-overlay.ui"]
+        + ["\(prefix)/ui/shortcuts.ui"]
 
     override class func setUp() {
         castdeck_register_resource()
