@@ -211,13 +211,10 @@ let package = Package(
             ],
             path: "Benchmarks/receiver"
         ),
-        // Discovery (issue 5): avahi-client through a system-library module, the browser,
-        // the device registry and devices added by address, and the service publisher.
-        .systemLibrary(
-            name: "CAvahi",
-            pkgConfig: "avahi-client",
-            providers: [.apt(["libavahi-client-dev"])]
-        ),
+        // Discovery (issue 5): avahi-client's headers and a loader that opens the library on
+        // first use (dlopen, so programs that never browse do not load it; see CAvahi.h), the
+        // browser, the device registry and devices added by address, and the service publisher.
+        .target(name: "CAvahi"),
         .target(
             name: "CastDiscovery",
             dependencies: ["CastCore", "CAvahi", .product(name: "Logging", package: "swift-log")]

@@ -32,14 +32,17 @@ public struct CastTrustStore: Sendable {
     }()
 
     /// The shipped roots plus those in the file named by `CASTDECK_EXTRA_CAST_ROOTS`, if set.
-    public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment) throws(CastTrustStoreError) -> CastTrustStore {
+    /// - Parameter environment: nil reads the process environment (one getenv, not a copy of
+    ///   all of it); tests pass their own.
+    public static func standard(environment: [String: String]? = nil) throws(CastTrustStoreError) -> CastTrustStore {
         guard let path = extraRootsFile(in: environment) else { return shipped }
         return try shipped.adding(pemFile: path)
     }
 
     /// The PEM file of extra roots `environment` names, if any (an empty value names none).
-    public static func extraRootsFile(in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        guard let path = environment[extraRootsVariable], !path.isEmpty else { return nil }
+    public static func extraRootsFile(in environment: [String: String]? = nil) -> String? {
+        let value = environment.map { $0[extraRootsVariable] } ?? getenv(extraRootsVariable).map { String(cString: $0) }
+        guard let path = value, !path.isEmpty else { return nil }
         return path
     }
 

@@ -9,6 +9,7 @@ public struct RememberedSession: Codable, Sendable, Hashable {
     public var device: DeviceAddress
     public var appID: String
     public var sessionID: String
+    /// When this session was first remembered (saving the same session again keeps it).
     public var savedAt: Date
 
     public init(deviceID: String, device: DeviceAddress, appID: String, sessionID: String, savedAt: Date = Date()) {
@@ -116,7 +117,7 @@ public struct SessionStore: Sendable, Hashable {
 
     /// The standard location, or nil when neither XDG_STATE_HOME nor HOME is set.
     public static var standard: SessionStore? {
-        guard let directory = XDGDirectory.state.path(environment: ProcessInfo.processInfo.environment) else { return nil }
+        guard let directory = XDGDirectory.state.path() else { return nil }
         return SessionStore(fileURL: URL(fileURLWithPath: directory + "/sessions.json"))
     }
 
@@ -134,8 +135,14 @@ public struct SessionStore: Sendable, Hashable {
 
     public func session(forDevice deviceID: String) -> RememberedSession? { all()[deviceID] }
 
+    /// Remembers `session` for its device. Saving the session the file already holds for that
+    /// device (same address, app and session id) writes nothing: every `castctl` command that
+    /// joins a session saves it, and an atomic rewrite with its fsync cost each of them about
+    /// a millisecond for no change.
     public func save(_ session: RememberedSession) throws(CastClientError) {
         var sessions = all()
+        if let old = sessions[session.deviceID], old.device == session.device, old.appID == session.appID,
+           old.sessionID == session.sessionID { return }
         sessions[session.deviceID] = session
         try write(sessions)
     }

@@ -13,7 +13,7 @@ struct AuthOptions: ParsableArguments {
     /// `--require-auth` or `CASTCTL_REQUIRE_AUTH` set to 1/true/yes.
     var required: Bool {
         if requireAuth { return true }
-        switch ProcessInfo.processInfo.environment["CASTCTL_REQUIRE_AUTH"]?.lowercased() {
+        switch getenv("CASTCTL_REQUIRE_AUTH").map({ String(cString: $0).lowercased() }) {
         case "1", "true", "yes": return true
         default: return false
         }
@@ -23,10 +23,9 @@ struct AuthOptions: ParsableArguments {
     func apply(to configuration: inout CastClientConfiguration, timeout: Double) throws {
         // Without extra roots the connection takes the shipped ones itself, parsed while the
         // handshake is under way; extra roots are read here, so a bad file fails before connecting.
-        let environment = ProcessInfo.processInfo.environment
-        if CastTrustStore.extraRootsFile(in: environment) != nil {
+        if CastTrustStore.extraRootsFile() != nil {
             do {
-                configuration.deviceAuthentication.trustStore = try CastTrustStore.standard(environment: environment)
+                configuration.deviceAuthentication.trustStore = try CastTrustStore.standard()
             } catch {
                 throw CommandFailure("\(error.description) (\(CastTrustStore.extraRootsVariable))")
             }

@@ -43,9 +43,17 @@ func stringFromCBuffer(_ buffer: [CChar]) -> String {
     String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
+/// The avahi-client functions, opened on first use by `AvahiConnection.init` (CAvahi.h says
+/// why the library is not linked). Everything below runs only once a connection exists.
+var avahi: CastdeckAvahi {
+    precondition(castdeck_avahi_load() != 0, "Avahi was used before AvahiConnection loaded it")
+    return castdeck_avahi().pointee
+}
+
 /// Avahi's own text for an error number.
 func avahiErrorText(_ code: Int32) -> String {
-    String(cString: avahi_strerror(code))
+    guard castdeck_avahi_load() != 0 else { return "Avahi error \(code)" }
+    return avahi.strerror(code).map { String(cString: $0) } ?? "Avahi error \(code)"
 }
 
 /// A threaded poll plus one avahi-client on it.
@@ -62,7 +70,10 @@ final class AvahiConnection: @unchecked Sendable {
     /// fail when the daemon is absent: it reports `AVAHI_CLIENT_CONNECTING` and goes on when the
     /// daemon appears (and again after a daemon restart). Without a system bus it always fails.
     init(box: AvahiCallbackBox, waitForDaemon: Bool) throws(DiscoveryError) {
-        guard let poll = avahi_threaded_poll_new() else {
+        guard castdeck_avahi_load() != 0 else {
+            throw .avahiLibraryMissing(detail: String(cString: castdeck_avahi_load_error()))
+        }
+        guard let poll = avahi.threaded_poll_new() else {
             throw .avahiFailure(operation: "create its event loop", code: Int32(AVAHI_ERR_NO_MEMORY), message: avahiErrorText(Int32(AVAHI_ERR_NO_MEMORY)))
         }
         self.box = box
@@ -70,11 +81,11 @@ final class AvahiConnection: @unchecked Sendable {
         retained = Unmanaged.passRetained(box)
         var error: Int32 = 0
         let flags = waitForDaemon ? AVAHI_CLIENT_NO_FAIL : AvahiClientFlags(0)
-        guard let client = avahi_client_new(avahi_threaded_poll_get(poll), flags, { client, state, userdata in
+        guard let client = avahi.client_new(avahi.threaded_poll_get(poll), flags, { client, state, userdata in
             guard let client, let userdata else { return }
             Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue().clientState(client, state)
         }, retained.toOpaque(), &error) else {
-            avahi_threaded_poll_free(poll)
+            avahi.threaded_poll_free(poll)
             retained.release()
             throw .avahiNotRunning(detail: avahiErrorText(error))
         }
@@ -83,21 +94,21 @@ final class AvahiConnection: @unchecked Sendable {
 
     /// Starts the poll thread: from now on callbacks arrive there.
     func start() throws(DiscoveryError) {
-        let rc = avahi_threaded_poll_start(poll)
+        let rc = avahi.threaded_poll_start(poll)
         guard rc >= 0 else { throw .avahiFailure(operation: "start its event loop", code: rc, message: avahiErrorText(rc)) }
         lock.withLock { pollThreadStarted = true }
     }
 
-    var clientState: AvahiClientState { avahi_client_get_state(client) }
-    var lastError: Int32 { avahi_client_errno(client) }
+    var clientState: AvahiClientState { avahi.client_get_state(client) }
+    var lastError: Int32 { avahi.client_errno(client) }
 
     /// Runs `body` with the poll lock held, so Avahi objects can be used from any thread
     /// other than the poll thread. Never call it from inside a callback.
     func locked<T>(_ body: () throws -> T) rethrows -> T? {
         let started: Bool = lock.withLock { closed ? false : pollThreadStarted }
         if lock.withLock({ closed }) { return nil }
-        if started { avahi_threaded_poll_lock(poll) }
-        defer { if started { avahi_threaded_poll_unlock(poll) } }
+        if started { avahi.threaded_poll_lock(poll) }
+        defer { if started { avahi.threaded_poll_unlock(poll) } }
         return try body()
     }
 
@@ -109,9 +120,9 @@ final class AvahiConnection: @unchecked Sendable {
             return (closed, pollThreadStarted)
         }
         guard !wasClosed else { return }
-        if started { avahi_threaded_poll_stop(poll) }
-        avahi_client_free(client)
-        avahi_threaded_poll_free(poll)
+        if started { _ = avahi.threaded_poll_stop(poll) }
+        avahi.client_free(client)
+        avahi.threaded_poll_free(poll)
         retained.release()
     }
 
@@ -119,7 +130,7 @@ final class AvahiConnection: @unchecked Sendable {
 
     /// A browser for `type` on every interface, IPv4 and IPv6.
     static func newServiceBrowser(client: OpaquePointer, type: String, box: AvahiCallbackBox) -> OpaquePointer? {
-        avahi_service_browser_new(
+        avahi.service_browser_new(
             client, castdeck_avahi_if_unspec(), castdeck_avahi_proto_unspec(), type, nil, AvahiLookupFlags(0),
             { _, interface, proto, event, name, type, domain, _, userdata in
                 guard let userdata else { return }
@@ -143,7 +154,7 @@ final class AvahiConnection: @unchecked Sendable {
 
     /// A resolver that stays alive after the first answer, so TXT changes arrive as new answers.
     static func newServiceResolver(client: OpaquePointer, key: ServiceInstanceKey, interface: Int32, protocol proto: Int32, box: AvahiCallbackBox) -> OpaquePointer? {
-        avahi_service_resolver_new(
+        avahi.service_resolver_new(
             client, interface, proto, key.name, key.type, key.domain, castdeck_avahi_proto_unspec(), AvahiLookupFlags(0),
             { resolver, interface, proto, event, name, type, domain, hostName, address, port, txt, _, userdata in
                 guard let resolver, let userdata, let name, let type, let domain else { return }
@@ -152,11 +163,11 @@ final class AvahiConnection: @unchecked Sendable {
                     interface: interface, ipFamily: proto == castdeck_avahi_proto_inet6() ? .ipv6 : .ipv4,
                     name: String(cString: name), type: String(cString: type), domain: String(cString: domain))
                 guard event == AVAHI_RESOLVER_FOUND, let address else {
-                    box.resolve(resolver, .failure(key, code: avahi_client_errno(avahi_service_resolver_get_client(resolver))))
+                    box.resolve(resolver, .failure(key, code: avahi.client_errno(avahi.service_resolver_get_client(resolver))))
                     return
                 }
                 var buffer = [CChar](repeating: 0, count: Int(AVAHI_ADDRESS_STR_MAX) + 1)
-                avahi_address_snprint(&buffer, buffer.count, address)
+                _ = avahi.address_snprint(&buffer, buffer.count, address)
                 var text = stringFromCBuffer(buffer)
                 let isIPv6 = address.pointee.proto == castdeck_avahi_proto_inet6()
                 if isIPv6, text.lowercased().hasPrefix("fe80:") {
@@ -168,10 +179,10 @@ final class AvahiConnection: @unchecked Sendable {
                 var entries: [[UInt8]] = []
                 var node = txt
                 while let current = node {
-                    if let bytes = avahi_string_list_get_text(current) {
-                        entries.append(Array(UnsafeBufferPointer(start: bytes, count: avahi_string_list_get_size(current))))
+                    if let bytes = avahi.string_list_get_text(current) {
+                        entries.append(Array(UnsafeBufferPointer(start: bytes, count: avahi.string_list_get_size(current))))
                     }
-                    node = avahi_string_list_get_next(current)
+                    node = avahi.string_list_get_next(current)
                 }
                 entries.reverse()  // Avahi keeps TXT strings in reverse order; restore the wire order
                 let service = ResolvedService(
@@ -184,7 +195,7 @@ final class AvahiConnection: @unchecked Sendable {
     // MARK: Publishing
 
     static func newEntryGroup(client: OpaquePointer, box: AvahiCallbackBox) -> OpaquePointer? {
-        avahi_entry_group_new(client, { group, state, userdata in
+        avahi.entry_group_new(client, { group, state, userdata in
             guard let group, let userdata else { return }
             Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue().group(group, state)
         }, Unmanaged.passUnretained(box).toOpaque())  // owner: the connection's retained box
@@ -199,15 +210,15 @@ func withAvahiStringList<T>(_ entries: [String], _ body: (UnsafeMutablePointer<A
     // avahi_string_list_add prepends; add in reverse so the published order is the given one.
     for entry in entries.reversed() {
         let bytes = Array(entry.utf8)
-        list = bytes.withUnsafeBufferPointer { avahi_string_list_add_arbitrary(list, $0.baseAddress, $0.count) }
+        list = bytes.withUnsafeBufferPointer { avahi.string_list_add_arbitrary(list, $0.baseAddress, $0.count) }
     }
-    defer { avahi_string_list_free(list) }
+    defer { avahi.string_list_free(list) }
     return body(list)
 }
 
 /// Avahi's "next name after a collision": "Name" → "Name #2" → "Name #3".
 func avahiAlternativeServiceName(_ name: String) -> String {
-    guard let alt = avahi_alternative_service_name(name) else { return name + " #2" }
-    defer { avahi_free(alt) }
+    guard let alt = avahi.alternative_service_name(name) else { return name + " #2" }
+    defer { avahi.free(alt) }
     return String(cString: alt)
 }

@@ -154,7 +154,7 @@ final class BrowserCore: @unchecked Sendable {
             guard browser == nil else { return }
             browser = AvahiConnection.newServiceBrowser(client: client, type: serviceType, box: box)
             if browser == nil {
-                let code = avahi_client_errno(client)
+                let code = avahi.client_errno(client)
                 emit(.unavailable(.avahiFailure(operation: "browse \(serviceType)", code: code, message: avahiErrorText(code))))
             } else {
                 reportedUnavailable = false
@@ -165,7 +165,7 @@ final class BrowserCore: @unchecked Sendable {
             dropBrowsing()
             if !reportedUnavailable {
                 reportedUnavailable = true
-                let code = avahi_client_errno(client)
+                let code = avahi.client_errno(client)
                 emit(.unavailable(.avahiNotRunning(detail: avahiErrorText(code))))
             }
         default:
@@ -174,9 +174,9 @@ final class BrowserCore: @unchecked Sendable {
     }
 
     private func dropBrowsing() {
-        for resolver in resolvers.values { avahi_service_resolver_free(resolver) }
+        for resolver in resolvers.values { _ = avahi.service_resolver_free(resolver) }
         resolvers = [:]
-        if let browser { avahi_service_browser_free(browser) }
+        if let browser { _ = avahi.service_browser_free(browser) }
         browser = nil
         for event in registry.removeAll() { emit(event) }
     }
@@ -185,12 +185,12 @@ final class BrowserCore: @unchecked Sendable {
         switch report {
         case let .new(key, interface, proto):
             guard resolvers[key] == nil, let browser else { return }
-            let client = avahi_service_browser_get_client(browser)!
+            let client = avahi.service_browser_get_client(browser)!
             if let resolver = AvahiConnection.newServiceResolver(client: client, key: key, interface: interface, protocol: proto, box: box) {
                 resolvers[key] = resolver
             }
         case let .remove(key):
-            if let resolver = resolvers.removeValue(forKey: key) { avahi_service_resolver_free(resolver) }
+            if let resolver = resolvers.removeValue(forKey: key) { _ = avahi.service_resolver_free(resolver) }
             for event in registry.removed(key) { emit(event) }
         case .allForNow:
             break
@@ -208,7 +208,7 @@ final class BrowserCore: @unchecked Sendable {
             // again if it comes back.
             if resolvers[key] == resolver {
                 resolvers[key] = nil
-                avahi_service_resolver_free(resolver)
+                _ = avahi.service_resolver_free(resolver)
             }
             for event in registry.removed(key) { emit(event) }
         }

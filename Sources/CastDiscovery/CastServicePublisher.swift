@@ -200,7 +200,7 @@ final class PublisherCore: @unchecked Sendable {
             guard let group = lock.withLock({ self.group }) else { return 0 }
             let name = currentName
             return withAvahiStringList(entries) { list in
-                avahi_entry_group_update_service_txt_strlst(
+                avahi.entry_group_update_service_txt_strlst(
                     group, castdeck_avahi_if_unspec(), castdeck_avahi_proto_unspec(), AvahiPublishFlags(0),
                     name, serviceType, nil, list)
             }
@@ -218,9 +218,9 @@ final class PublisherCore: @unchecked Sendable {
             register(client: client, box: box)
         case AVAHI_CLIENT_S_COLLISION, AVAHI_CLIENT_S_REGISTERING:
             // The host name changes: take the service down until the client runs again.
-            if let group = lock.withLock({ self.group }) { avahi_entry_group_reset(group) }
+            if let group = lock.withLock({ self.group }) { _ = avahi.entry_group_reset(group) }
         case AVAHI_CLIENT_FAILURE, AVAHI_CLIENT_CONNECTING:
-            let code = avahi_client_errno(client)
+            let code = avahi.client_errno(client)
             finishWaiting(.failure(.avahiNotRunning(detail: avahiErrorText(code))))
         default:
             break
@@ -234,14 +234,14 @@ final class PublisherCore: @unchecked Sendable {
             lock.withLock { self.group = group }
         }
         guard let group else {
-            let code = avahi_client_errno(client)
+            let code = avahi.client_errno(client)
             finishWaiting(.failure(.avahiFailure(operation: "create an entry group", code: code, message: avahiErrorText(code))))
             return
         }
-        guard avahi_entry_group_is_empty(group) != 0 else { return }
+        guard avahi.entry_group_is_empty(group) != 0 else { return }
         let (record, name) = lock.withLock { (_record, self.name) }
         let rc = withAvahiStringList(record.txtEntries) { list in
-            avahi_entry_group_add_service_strlst(
+            avahi.entry_group_add_service_strlst(
                 group, castdeck_avahi_if_unspec(), castdeck_avahi_proto_unspec(), AvahiPublishFlags(0),
                 name, serviceType, nil, nil, UInt16(record.port), list)
         }
@@ -249,7 +249,7 @@ final class PublisherCore: @unchecked Sendable {
             renameAfterCollision(client: client, box: box)
             return
         }
-        let committed = rc < 0 ? rc : avahi_entry_group_commit(group)
+        let committed = rc < 0 ? rc : avahi.entry_group_commit(group)
         if committed < 0 {
             finishWaiting(.failure(.avahiFailure(operation: "publish \"\(name)\"", code: committed, message: avahiErrorText(committed))))
         }
@@ -257,7 +257,7 @@ final class PublisherCore: @unchecked Sendable {
 
     private func renameAfterCollision(client: OpaquePointer, box: AvahiCallbackBox) {
         lock.withLock { name = avahiAlternativeServiceName(name) }
-        if let group = lock.withLock({ self.group }) { avahi_entry_group_reset(group) }
+        if let group = lock.withLock({ self.group }) { _ = avahi.entry_group_reset(group) }
         register(client: client, box: box)
     }
 
@@ -266,12 +266,12 @@ final class PublisherCore: @unchecked Sendable {
         case AVAHI_ENTRY_GROUP_ESTABLISHED:
             finishWaiting(.success(currentName))
         case AVAHI_ENTRY_GROUP_COLLISION:
-            let client = avahi_entry_group_get_client(group)!
+            let client = avahi.entry_group_get_client(group)!
             lock.withLock { name = avahiAlternativeServiceName(name) }
-            avahi_entry_group_reset(group)
+            _ = avahi.entry_group_reset(group)
             if let box { register(client: client, box: box) }
         case AVAHI_ENTRY_GROUP_FAILURE:
-            let code = avahi_client_errno(avahi_entry_group_get_client(group))
+            let code = avahi.client_errno(avahi.entry_group_get_client(group))
             finishWaiting(.failure(.avahiFailure(operation: "publish \"\(currentName)\"", code: code, message: avahiErrorText(code))))
         default:
             break

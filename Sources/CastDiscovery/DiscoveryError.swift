@@ -6,6 +6,8 @@ import CastCore
 public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// avahi-daemon is not reachable (not running, or no system D-Bus). `detail` is Avahi's own text.
     case avahiNotRunning(detail: String)
+    /// Avahi's client library (libavahi-client.so.3) could not be opened; `detail` is the loader's text.
+    case avahiLibraryMissing(detail: String)
     /// Avahi answered but refused an operation (`code` is Avahi's error number).
     case avahiFailure(operation: String, code: Int32, message: String)
     /// `HOST[:PORT]` could not be read (the error says what to write instead).
@@ -23,6 +25,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
         switch self {
         case .avahiNotRunning:
             return "Avahi is not running: start avahi-daemon, or add a device by its address"
+        case let .avahiLibraryMissing(detail):
+            return "Avahi's client library could not be loaded (\(detail)): install libavahi-client3 to find devices, or add a device by its address"
         case let .avahiFailure(operation, code, message):
             return "Avahi could not \(operation): \(message) (error \(code))"
         case let .invalidAddress(error):

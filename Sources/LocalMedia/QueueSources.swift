@@ -4,10 +4,6 @@
 import CastProtocol
 import Foundation
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// One thing to put in a queue: a file on this computer or a URL, with the title a
 /// playlist gave it (nil: the file's own tags or name decide).
 public struct QueueEntry: Hashable, Sendable {
@@ -289,14 +285,11 @@ public enum QueueSources {
         if head.range(of: "<!DOCTYPE", options: .caseInsensitive) != nil || head.range(of: "<!ENTITY", options: .caseInsensitive) != nil {
             throw .notAPlaylist(path: name, reason: "XML with a DOCTYPE or entities is not read")
         }
-        let reader = XSPFReader()
-        let parser = XMLParser(data: data)
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = reader
-        // Foundation on Linux may report success for a document cut short: the reader
-        // checks that every element it saw was closed.
-        guard parser.parse(), reader.failure == nil, reader.openElements == 0 else {
-            throw .notAPlaylist(path: name, reason: "the XML is not well-formed (\(reader.failure ?? parser.parserError.map { ($0 as NSError).localizedDescription } ?? "an element is not closed"))")
+        var reader = XSPFReader()
+        do {
+            try XMLEvents.read(head) { reader.take($0) }
+        } catch {
+            throw .notAPlaylist(path: name, reason: "the XML is not well-formed (\(error))")
         }
         guard reader.sawPlaylist else { throw .notAPlaylist(path: name, reason: "it has no <playlist> element") }
         var out = Expansion()
@@ -358,7 +351,7 @@ public enum QueueSources {
 }
 
 /// Collects `<track>` locations and titles; everything else in the document is ignored.
-private final class XSPFReader: NSObject, XMLParserDelegate {
+private struct XSPFReader {
     struct Track {
         var location: String?
         var title: String?
@@ -367,45 +360,35 @@ private final class XSPFReader: NSObject, XMLParserDelegate {
     var sawPlaylist = false
     private var current: Track?
     private var text = ""
-    var openElements = 0
-    var failure: String?
 
-    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
-        let local = name.split(separator: ":").last.map(String.init) ?? name
-        openElements += 1
-        if openElements > 64 {
-            failure = "it nests elements more than 64 deep"
-            parser.abortParsing()
-        }
-        if local == "playlist" { sawPlaylist = true }
-        if local == "track" {
-            current = Track()
-        }
-        text = ""
-        if tracks.count > QueueSources.maxEntries { parser.abortParsing() }
+    /// The element's name without its namespace prefix.
+    private static func local(_ name: String) -> Substring {
+        name.split(separator: ":").last ?? Substring(name)
     }
 
-    func parser(_ parser: XMLParser, parseErrorOccurred error: any Error) {
-        if failure == nil { failure = (error as NSError).localizedDescription }
-    }
-
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if text.utf8.count < 65_536 { text += string }
-    }
-
-    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
-        let local = name.split(separator: ":").last.map(String.init) ?? name
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        openElements -= 1
-        switch local {
-        case "location" where current != nil && current?.location == nil: current?.location = value
-        case "title" where current != nil: current?.title = value.isEmpty ? nil : value
-        case "track":
-            if let t = current { tracks.append(t) }
-            current = nil
-        default: break
+    mutating func take(_ event: XMLEvents.Event) {
+        switch event {
+        case let .start(name, _):
+            switch Self.local(name) {
+            case "playlist": sawPlaylist = true
+            case "track" where tracks.count <= QueueSources.maxEntries: current = Track()
+            default: break
+            }
+            text = ""
+        case let .text(more):
+            if text.utf8.count < 65_536 { text += more }
+        case let .end(name):
+            let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            switch Self.local(name) {
+            case "location" where current != nil && current?.location == nil: current?.location = value
+            case "title" where current != nil: current?.title = value.isEmpty ? nil : value
+            case "track":
+                if let t = current { tracks.append(t) }
+                current = nil
+            default: break
+            }
+            text = ""
         }
-        text = ""
     }
 }
 

@@ -2,11 +2,18 @@
 // SET_PLAYBACK_RATE command-to-acknowledged-status latency, in-process through CastClient.
 //
 //     castdeck-bench-client HOST:PORT [ITERATIONS]
+//     castdeck-bench-client status HOST:PORT
 //
 // Joins (or launches) the Default Media Receiver on a running simulator, loads a media item,
 // then alternates the rate between 1 and 2. Each sample is the time from calling
 // `setPlaybackRate` to its return, which happens once the receiver's MEDIA_STATUS with the
 // request's id has been applied. Prints one JSON line with the samples' p50/p99 in ms.
+//
+// `status` does what `castctl status --json` does through the same CastClient calls (connect,
+// device authentication, join the running app, print receiver and media status as JSON) with
+// none of castctl's command line: no ArgumentParser, no receiver, discovery or media-server
+// code in the binary. Benchmarks/client/run.sh times it beside castctl, so the difference
+// between the two is what the command-line tool adds and the rest is CastClient's own cost.
 import CastClient
 import CastProtocol
 import Foundation
@@ -15,8 +22,12 @@ import Foundation
 struct BenchClient {
     static func main() async {
         let args = CommandLine.arguments
+        if args.count == 3, args[1] == "status", let device = try? DeviceAddress(parsing: args[2]) {
+            await status(device)
+            return
+        }
         guard args.count >= 2, let device = try? DeviceAddress(parsing: args[1]) else {
-            FileHandle.standardError.write(Data("usage: castdeck-bench-client HOST:PORT [ITERATIONS]\n".utf8))
+            FileHandle.standardError.write(Data("usage: castdeck-bench-client HOST:PORT [ITERATIONS] | status HOST:PORT\n".utf8))
             exit(2)
         }
         let iterations = args.count >= 3 ? Int(args[2]) ?? 500 : 500
@@ -49,4 +60,28 @@ struct BenchClient {
             exit(1)
         }
     }
+
+    /// One status read, as `castctl status --json` does it, printed as JSON.
+    static func status(_ device: DeviceAddress) async {
+        var configuration = CastClientConfiguration()
+        configuration.reconnect = .disabled
+        let session = CastSession(device: device, configuration: configuration)
+        do {
+            let status = try await session.connect()
+            await session.settledAuthentication()
+            if let app = status.applications?.first(where: { $0.isIdleScreen != true }) {
+                _ = try await session.join(appID: app.appId)
+            }
+            print(CastJSON.encode(BenchStatus(receiver: session.receiverStatus, media: session.media.status)))
+            await session.disconnect()
+        } catch {
+            FileHandle.standardError.write(Data("castdeck-bench-client: \(error)\n".utf8))
+            exit(1)
+        }
+    }
+}
+
+struct BenchStatus: Encodable {
+    var receiver: ReceiverStatus?
+    var media: MediaStatus?
 }

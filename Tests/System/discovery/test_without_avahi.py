@@ -71,3 +71,25 @@ def test_without_system_bus(config_home):
                           text=True, timeout=20, env=env)
     assert NOT_RUNNING in done.stderr and done.returncode == 0
     assert [d["address"] for d in json.loads(done.stdout)] == ["192.0.2.7:8009"]
+
+
+def test_without_the_avahi_library(config_home):
+    """Avahi's client library is opened when discovery starts, not when castctl starts: when it
+    cannot be opened, discovery says which package to install and devices added by address
+    still work. (CASTDECK_AVAHI_LIBRARY points the loader at a file that does not exist.)"""
+    env = {**os.environ, "CASTDECK_AVAHI_LIBRARY": "/nonexistent/libavahi-client.so.3"}
+    done = subprocess.run([castctl(), "discover", "--add", "192.0.2.9:8009", "--json", "--timeout", "5"],
+                          capture_output=True, text=True, timeout=30, env=env)
+    assert done.returncode == 0, done.stderr
+    assert "Avahi's client library could not be loaded" in done.stderr, done.stderr
+    assert "/nonexistent/libavahi-client.so.3" in done.stderr and "install libavahi-client3" in done.stderr
+    assert "192.0.2.9:8009" in [d["address"] for d in json.loads(done.stdout)]
+
+    # Nothing added: the same sentence and a failure status, without waiting for the timeout.
+    empty = config_home.parent / "no-library"
+    done = subprocess.run([castctl(), "discover", "--timeout", "30"], capture_output=True, text=True, timeout=20,
+                          env={**env, "XDG_CONFIG_HOME": str(empty)})
+    assert done.returncode == 1 and "install libavahi-client3" in done.stderr, done.stderr
+
+    # Programs that never browse do not need the library at all.
+    assert "libavahi" not in subprocess.run(["ldd", castctl()], capture_output=True, text=True).stdout
