@@ -12,7 +12,10 @@ import Foundation
 public struct CastCtl: AsyncParsableCommand {
     public init() {}
 
-    public static let configuration = CommandConfiguration(
+    /// ArgumentParser's configuration: `standard`, except while `execute` parses quickly.
+    public static var configuration: CommandConfiguration { parsingQuickly ? quick : standard }
+
+    static let standard = CommandConfiguration(
         commandName: "castctl",
         abstract: "Control Google Cast devices, or simulate one.",
         subcommands: [
@@ -39,12 +42,45 @@ public struct CastCtl: AsyncParsableCommand {
         ]
     )
 
+    /// `standard` with `_superCommandName` set. That name shows only in help and usage text,
+    /// and it makes ArgumentParser skip its check for `--generate-completion-script`, which
+    /// parses two more commands (reflection, first-use conformance lookups) on every run: a
+    /// tenth of `castctl status`. `execute` uses it only when no argument asks for a
+    /// completion script. Errors are never taken from the quick parse, and anything but one of
+    /// our commands (ArgumentParser's help command) is parsed again with `standard`, so help,
+    /// usage and errors read as they always did.
+    private static let quick: CommandConfiguration = {
+        var c = standard
+        c._superCommandName = "castctl"
+        return c
+    }()
+    private nonisolated(unsafe) static var parsingQuickly = false
+
+    /// The command `arguments` name, parsed as `parseAsRoot` does (see `quick`).
+    static func parseForExecution(_ arguments: [String]) throws -> any ParsableCommand {
+        if !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
+            parsingQuickly = true
+            let command = try? parseAsRoot(arguments)
+            parsingQuickly = false
+            if let command, isOurs(type(of: command)) { return command }
+        }
+        return try parseAsRoot(arguments)
+    }
+
+    /// One of castctl's subcommands (or theirs), not ArgumentParser's help command.
+    private static func isOurs(_ type: any ParsableCommand.Type) -> Bool {
+        func search(_ list: [any ParsableCommand.Type]) -> Bool {
+            list.contains { ObjectIdentifier($0) == ObjectIdentifier(type) || search($0.configuration.subcommands) }
+        }
+        return search(standard.subcommands)
+    }
+
     /// What the `castctl` executable runs: parse, run, and exit with castctl's status codes.
     /// (Not named `main`: ArgumentParser's synchronous `main()` would win the overload in
     /// main.swift and refuse an async root command.)
     public static func execute() async {
         do {
-            var command = try parseAsRoot()
+            var command = try parseForExecution(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

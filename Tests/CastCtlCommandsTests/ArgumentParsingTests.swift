@@ -9,13 +9,13 @@ import XCTest
 final class ArgumentParsingTests: XCTestCase {
     func parse<C: ParsableCommand>(_ args: [String], as _: C.Type = C.self,
                                    file: StaticString = #filePath, line: UInt = #line) throws -> C {
-        let command = try CastCtl.parseAsRoot(args)
+        let command = try CastCtl.parseForExecution(args)
         return try XCTUnwrap(command as? C, "parsed as \(type(of: command))", file: file, line: line)
     }
 
     /// Bad usage: parsing fails and castctl exits with 2, saying why.
     func assertUsageError(_ args: [String], mentions text: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try CastCtl.parseAsRoot(args), file: file, line: line) { error in
+        XCTAssertThrowsError(try CastCtl.parseForExecution(args), file: file, line: line) { error in
             XCTAssertEqual(CastCtl.exitStatus(for: error), 2, "\(args)", file: file, line: line)
             let message = CastCtl.fullMessage(for: error)
             XCTAssertTrue(message.contains(text), "“\(message)” should mention “\(text)”", file: file, line: line)
@@ -193,6 +193,42 @@ final class ArgumentParsingTests: XCTestCase {
         assertUsageError(["status", "--device", "tv", "--timeout", "0"], mentions: "--timeout")
         assertUsageError(["status", "--device", "tv", "--timeout", "soon"], mentions: "soon")
         assertUsageError(["play", "--device"], mentions: "--device")
+    }
+
+    /// The executable's quick parse (no completion-script check) gives the same commands and the
+    /// same help, usage and errors as ArgumentParser's own `parseAsRoot`.
+    func testTheQuickParseChangesNothingAPersonSees() throws {
+        // What a person sees: the error of the parse, or of running what it gave (help).
+        func outcome(_ parse: () throws -> any ParsableCommand) -> (message: String, status: Int32) {
+            do {
+                var command = try parse()
+                try command.run()
+                return ("ran \(type(of: command))", 0)
+            } catch {
+                return (CastCtl.fullMessage(for: error), CastCtl.exitStatus(for: error))
+            }
+        }
+        for args in [["status", "--help"], ["--help"], ["queue", "add", "--help"], ["help", "status"], ["teleport"],
+                     ["status", "--device"], ["-h"]] {
+            let quick = outcome { try CastCtl.parseForExecution(args) }
+            let standard = outcome { try CastCtl.parseAsRoot(args) }
+            XCTAssertEqual(quick.message, standard.message, "\(args)")
+            XCTAssertEqual(quick.status, standard.status, "\(args)")
+            XCTAssertFalse(quick.message.contains("castctl castctl"), "\(args)")
+            XCTAssertTrue(quick.message.contains("castctl"), "\(args): \(quick.message)")
+        }
+        XCTAssertTrue(CastCtl.fullMessage(for: CleanExit.helpRequest(CastCtl.self)).contains("USAGE: castctl <subcommand>"))
+        // `castctl help status` is ArgumentParser's help command, parsed the standard way.
+        var help = try CastCtl.parseForExecution(["help", "status"])
+        XCTAssertFalse(help is StatusCommand)
+        XCTAssertThrowsError(try help.run()) { XCTAssertTrue(CastCtl.fullMessage(for: $0).contains("USAGE: castctl status")) }
+        // Nested subcommands come out of the quick parse too.
+        _ = try parse(["queue", "list"] + device, as: QueueCommand.List.self)
+        // Asking for a completion script takes ArgumentParser's own path.
+        XCTAssertThrowsError(try CastCtl.parseForExecution(["--generate-completion-script", "bash"])) { error in
+            XCTAssertTrue(CastCtl.fullMessage(for: error).contains("castctl"))
+            XCTAssertEqual(CastCtl.exitStatus(for: error), 0)
+        }
     }
 
     func testHelpIsNotAnError() {
