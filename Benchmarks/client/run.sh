@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CastClient benchmarks against one running `castctl receiver`, compared with pychromecast
 # in the same run:
-#  1. whole process: `castctl status --json` vs an equivalent pychromecast script (median of N runs each)
+#  1. whole process: `castctl status --json` vs an equivalent pychromecast script (median of N runs each),
+#     and vs `castdeck-bench-client status` (the same CastClient calls with no command line)
 #  2. SET_PLAYBACK_RATE command-to-acknowledged-status latency p50/p99, in-process vs pychromecast,
 #     and against twice the PING → PONG round trip of the same receiver
 # Both also against this machine's floor: Benchmarks/client/tls-floor.c does the same wire work
@@ -32,9 +33,9 @@ DEVICE=$(sed -n 's/^listening on //p' "$work/out")
 [[ -n $DEVICE ]] || { echo "the receiver did not start"; cat "$work/log"; exit 1; }
 "$BIN/castctl" cast https://example.com/bench.mp4 --title Bench --device "$DEVICE" >/dev/null
 
-.venv/bin/python - "$BIN/castctl" "$DEVICE" "$RUNS" "$work/tls-floor" <<'PY'
+.venv/bin/python - "$BIN/castctl" "$DEVICE" "$RUNS" "$work/tls-floor" "$BIN/castdeck-bench-client" <<'PY'
 import json, statistics, subprocess, sys, time
-castctl, device, runs, floor = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+castctl, device, runs, floor, lean = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 host, port = device.rsplit(":", 1)
 def timed(cmd):
     t0 = time.perf_counter()
@@ -44,6 +45,8 @@ peers = {
     "castctl status --json": [castctl, "status", "--json", "--device", device],
     "pychromecast script": [".venv/bin/python", "Benchmarks/client/pychromecast_status.py", device],
     "C + OpenSSL floor": [floor, "status", host, port],
+    # The same CastClient calls without castctl's command line: the difference is what the CLI adds.
+    "CastClient, no CLI": [lean, "status", device],
 }
 for cmd in peers.values():
     timed(cmd)  # warm the page cache
@@ -63,6 +66,8 @@ result("castctl status --json, whole process", med["castctl status --json"], med
        "pychromecast script", "ms", "lower")
 result("castctl status --json, whole process", med["castctl status --json"], med["C + OpenSSL floor"],
        "C + OpenSSL, same wire work (floor)", "ms", "lower")
+result("castctl status --json, whole process", med["castctl status --json"], med["CastClient, no CLI"],
+       "the same CastClient calls without the command line (castdeck-bench-client status)", "ms", "lower")
 PY
 
 echo "== client 2: SET_PLAYBACK_RATE -> acknowledged MEDIA_STATUS latency, $ITER samples each"
