@@ -97,6 +97,17 @@ struct CastTrustDataTests {
         #expect(!DeviceAuthenticator.violatesAudioOnlyPolicy(video, advertisedCapabilities: 5))
     }
 
+    @Test func pemLinesMayEndInCRLFOrCRAndBeIndented() throws {
+        let text = try fixture("chromecast_gen1_reissue.pem")
+        let expected = try CastTrustStore.certificatesDER(fromPEM: text)
+        #expect(expected.count >= 2)
+        for variant in [text.replacingOccurrences(of: "\n", with: "\r\n"), text.replacingOccurrences(of: "\n", with: "\r"),
+                        text.replacingOccurrences(of: "\n", with: "\n \t"), "\n\n" + text + "\n  \n"] {
+            #expect(try CastTrustStore.certificatesDER(fromPEM: variant) == expected)
+        }
+        #expect(throws: CastTrustStoreError.self) { try CastTrustStore.certificatesDER(fromPEM: "no certificates here\r\n") }
+    }
+
     @Test func theRealChainIsRefusedWhenOnlyATestRootIsTrusted() async throws {
         let chain = try CastTrustStore.certificatesDER(fromPEM: try fixture("chromecast_gen1_reissue.pem"))
         let testOnly = try CastTrustStore(pemFile: authority.rootPath)
