@@ -4,7 +4,9 @@
 #  1. whole process: `castctl status --json` vs an equivalent pychromecast script (median of N runs each),
 #     and vs `castdeck-bench-client status` (the same CastClient calls with no command line)
 #  2. SET_PLAYBACK_RATE command-to-acknowledged-status latency p50/p99, in-process vs pychromecast,
-#     and against twice the PING → PONG round trip of the same receiver
+#     and against twice the PING → PONG round trip of the same receiver; the session on Swift's
+#     global pool (the library's default) and on a network thread (withNetworkThreadExecution,
+#     what castctl's device commands use)
 # Both also against this machine's floor: Benchmarks/client/tls-floor.c does the same wire work
 # in C with OpenSSL (one handshake and the two status requests; the same SET_PLAYBACK_RATE
 # commands; PING → PONG round trips).
@@ -73,15 +75,18 @@ PY
 echo "== client 2: SET_PLAYBACK_RATE -> acknowledged MEDIA_STATUS latency, $ITER samples each"
 swift_json=$("$BIN/castdeck-bench-client" "$DEVICE" "$ITER")
 py_json=$(.venv/bin/python Benchmarks/client/pychromecast_rate.py "$DEVICE" "$ITER")
+# The same session run on a network thread (withNetworkThreadExecution), as castctl does.
+swift_nt_json=$("$BIN/castdeck-bench-client" "$DEVICE" "$ITER" network-thread)
 ping=$("$work/tls-floor" ping "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")
 crate=$("$work/tls-floor" rate "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")
-.venv/bin/python - "$swift_json" "$py_json" "$ping" "$crate" <<'PY'
+.venv/bin/python - "$swift_json" "$py_json" "$ping" "$crate" "$swift_nt_json" <<'PY'
 import json, sys
 a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
 p, c = sys.argv[3].split(), sys.argv[4].split()
+n = json.loads(sys.argv[5])
 ping50, ping99 = float(p[1]), float(p[3])
 c50, c99 = float(c[1]), float(c[3])
-for r in (a, b):
+for r in (a, n, b):
     print(f"  {r['peer']:14s} p50 {r['p50_ms']:7.3f} ms   p99 {r['p99_ms']:7.3f} ms   ({r['iterations']} samples)")
 print(f"  C + OpenSSL    p50 {c50:7.3f} ms   p99 {c99:7.3f} ms   (the same command, no client work: the floor)")
 print(f"  PING → PONG    p50 {ping50:7.3f} ms   p99 {ping99:7.3f} ms   (C + OpenSSL, same receiver)")
@@ -95,4 +100,9 @@ result("SET_PLAYBACK_RATE → acknowledged status, p99", a["p99_ms"], b["p99_ms"
 result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
 result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], c50, "C + OpenSSL, same command (floor)")
 result("SET_PLAYBACK_RATE → acknowledged status, p99", a["p99_ms"], c99, "C + OpenSSL, same command (floor)")
+print(f"  on a network thread: p50 {b['p50_ms'] / n['p50_ms']:.2f}x, p99 {b['p99_ms'] / n['p99_ms']:.2f}x pychromecast;"
+      f" p50 / PING p50: {n['p50_ms'] / ping50:.2f}")
+result("SET_PLAYBACK_RATE → acknowledged status, p50, session on a network thread", n["p50_ms"], b["p50_ms"], "pychromecast")
+result("SET_PLAYBACK_RATE → acknowledged status, p99, session on a network thread", n["p99_ms"], b["p99_ms"], "pychromecast")
+result("SET_PLAYBACK_RATE → acknowledged status, p50, session on a network thread", n["p50_ms"], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
 PY

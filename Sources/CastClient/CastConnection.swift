@@ -76,7 +76,9 @@ public actor CastConnection {
         let literal = try? SocketAddress(ipAddress: device.host, port: device.port)
         let channel: any Channel
         do {
-            let bootstrap = ClientBootstrap(group: group)
+            // On the network thread this code runs on, if it runs on one (see
+            // withNetworkThreadExecution): then replies resume it without a thread switch.
+            let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.currentEventLoop ?? group)
                 .connectTimeout(.init(min(tcpTimeout ?? configuration.connectTimeout, configuration.connectTimeout)))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { ch in

@@ -41,7 +41,7 @@ extension CastCommand {
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
         let device = try await options.target.resolve()
         let (start, rate, app, file, extra, title, model, burn) = (start, rate, app, url, subtitles, title, model, burnSubtitles)
-        try await options.withSession { session in
+        try await options.withSession(networkThread: false) { session in
             let ends = try await session.connectionEndpoints()
             let cast: LocalCast
             do {

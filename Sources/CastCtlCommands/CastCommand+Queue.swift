@@ -33,7 +33,7 @@ extension CastCommand {
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
         let device = try await options.target.resolve()
         let (start, app, mode) = (start, app, repeatMode?.mode ?? .off)
-        try await options.withSession { session in
+        try await options.withSession(networkThread: false) { session in
             let ends = try await session.connectionEndpoints()
             let built = try await QueueBuilder.items(for: expansion.entries, share: share, device: ends.remote, localAddress: ends.local)
             try await session.start(appID: app)

@@ -26,7 +26,22 @@ struct ClientOptions: ParsableArguments {
     }
 
     /// Runs `body` with a session on the chosen device, reporting any error as one line and exit 1.
-    func withSession<T: Sendable>(reconnect: Bool = false, _ body: (CastSession) async throws -> T) async throws -> T {
+    /// - Parameter networkThread: run the session on a network thread (see
+    ///   `withNetworkThreadExecution`): each answer resumes the command on the thread that
+    ///   read it. Commands that write output or do blocking work while the session is open
+    ///   (`watch`, casting local files) pass false, so a slow reader or a probe of a file
+    ///   never holds up the connection's traffic.
+    func withSession<T: Sendable>(reconnect: Bool = false, networkThread: Bool = true,
+                                  _ body: (CastSession) async throws -> T) async throws -> T {
+        if networkThread {
+            return try await withNetworkThreadExecution { () async throws -> T in
+                try await runSession(reconnect: reconnect, body)
+            }
+        }
+        return try await runSession(reconnect: reconnect, body)
+    }
+
+    private func runSession<T: Sendable>(reconnect: Bool, _ body: (CastSession) async throws -> T) async throws -> T {
         Self.bootstrapLogging(verbose: verbose)
         let device = try await target.resolve()
         var configuration = CastClientConfiguration()

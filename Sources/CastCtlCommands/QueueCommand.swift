@@ -192,7 +192,8 @@ extension ClientOptions {
         after: @Sendable (CastSession, T) async throws -> Void = { _, _ in }
     ) async throws {
         let device = try await target.resolve()
-        let report = try await withSession { session in
+        // Off the network thread: adding local files probes them and serves them while the session is open.
+        let report = try await withSession(networkThread: false) { session in
             try await joinMedia(session)
             let before = try await session.media.refreshQueue()
             let value = try await edit(session, before)

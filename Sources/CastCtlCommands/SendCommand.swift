@@ -36,7 +36,7 @@ struct SendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (namespace, app, message, timeout, linger, json) = (namespace, app, message, options.timeout, linger, options.json)
-        let replies = try await options.withSession { session -> [CastPayload] in
+        let replies = try await options.withSession(networkThread: false) { session -> [CastPayload] in
             if let app {
                 try await session.start(appID: app)
             } else {

@@ -25,7 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
         let json = options.json
         let device = try await options.target.resolve()
         _ = device
-        try await options.withSession(reconnect: true) { session in
+        try await options.withSession(reconnect: true, networkThread: false) { session in
             let status = try await session.connect()
             if status.applications?.contains(where: { $0.isIdleScreen != true }) == true {
                 try await session.join()

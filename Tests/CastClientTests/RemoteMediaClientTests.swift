@@ -85,6 +85,33 @@ struct RemoteMediaClientTests {
         }
     }
 
+    /// The same commands with the session on a network thread (what castctl does): the code
+    /// resumes there after every answer, and the answers are the receiver's.
+    @Test func aSessionOnANetworkThread() async throws {
+        let sim = try await Simulator.start()
+        #expect(!runsOnNetworkThread())
+        try await withNetworkThreadExecution { () async throws -> Void in
+            let session = CastSession(device: sim.address, configuration: testConfiguration())
+            do {
+                try await session.start()
+                #expect(runsOnNetworkThread())
+                try await session.media.load(sampleMedia, autoplay: true)
+                for rate in [2.0, 1.0, 1.5] {
+                    try await session.media.setPlaybackRate(rate)
+                    #expect(session.media.status?.playbackRate == rate)
+                    #expect(runsOnNetworkThread())
+                }
+                await #expect(throws: CastClientError.self) { try await session.media.setPlaybackRate(3) }
+                #expect(try await sim.media()?.playbackRate == 1.5)
+            } catch {
+                await session.leave()
+                throw error
+            }
+            await session.leave()
+        }
+        await sim.stop()
+    }
+
     @Test func activeTracksAndAllOff() async throws {
         try await withLoaded { sim, session in
             try await session.media.setActiveTrackIDs([1])

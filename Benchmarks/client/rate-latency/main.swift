@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SET_PLAYBACK_RATE command-to-acknowledged-status latency, in-process through CastClient.
 //
-//     castdeck-bench-client HOST:PORT [ITERATIONS]
+//     castdeck-bench-client HOST:PORT [ITERATIONS] [network-thread]
 //     castdeck-bench-client status HOST:PORT
 //
 // Joins (or launches) the Default Media Receiver on a running simulator, loads a media item,
 // then alternates the rate between 1 and 2. Each sample is the time from calling
 // `setPlaybackRate` to its return, which happens once the receiver's MEDIA_STATUS with the
 // request's id has been applied. Prints one JSON line with the samples' p50/p99 in ms.
+// With `network-thread` the whole session runs inside `withNetworkThreadExecution`, as
+// castctl's device commands do; without it, on Swift's global pool (the library's default).
 //
 // `status` does what `castctl status --json` does through the same CastClient calls (connect,
 // device authentication, join the running app, print receiver and media status as JSON) with
@@ -23,9 +25,17 @@ struct BenchClient {
     static func main() async {
         let args = CommandLine.arguments
         if args.count == 3, args[1] == "status", let device = try? DeviceAddress(parsing: args[2]) {
-            await status(device)
+            await withNetworkThreadExecution { @Sendable in await status(device) }
             return
         }
+        if args.count == 4, args[3] == "network-thread" {
+            await withNetworkThreadExecution { @Sendable in await rate(args) }
+        } else {
+            await rate(args)
+        }
+    }
+
+    static func rate(_ args: [String]) async {
         guard args.count >= 2, let device = try? DeviceAddress(parsing: args[1]) else {
             FileHandle.standardError.write(Data("usage: castdeck-bench-client HOST:PORT [ITERATIONS] | status HOST:PORT\n".utf8))
             exit(2)
@@ -53,7 +63,8 @@ struct BenchClient {
             }
             samples.sort()
             func pct(_ p: Double) -> Double { samples[min(samples.count - 1, Int((p / 100) * Double(samples.count)))] }
-            print(#"{"peer":"castdeck","iterations":\#(iterations),"p50_ms":\#(pct(50)),"p99_ms":\#(pct(99))}"#)
+            let name = args.count == 4 ? "castdeck (network thread)" : "castdeck"
+            print(#"{"peer":"\#(name)","iterations":\#(iterations),"p50_ms":\#(pct(50)),"p99_ms":\#(pct(99))}"#)
             await session.leave()
         } catch {
             FileHandle.standardError.write(Data("castdeck-bench-client: \(error)\n".utf8))
