@@ -41,8 +41,7 @@ public struct CastTrustStore: Sendable {
 
     /// The PEM file of extra roots `environment` names, if any (an empty value names none).
     public static func extraRootsFile(in environment: [String: String]? = nil) -> String? {
-        let value = environment.map { $0[extraRootsVariable] } ?? getenv(extraRootsVariable).map { String(cString: $0) }
-        guard let path = value, !path.isEmpty else { return nil }
+        guard let path = environmentValue(extraRootsVariable, in: environment), !path.isEmpty else { return nil }
         return path
     }
 

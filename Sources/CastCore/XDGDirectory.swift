@@ -34,10 +34,7 @@ public enum XDGDirectory: Sendable {
     /// `<base>/castdeck`, or nil when neither the variable nor a home directory is known.
     /// - Parameter environment: the process environment by default; tests pass their own.
     public func path(environment: [String: String]? = nil) -> String? {
-        let value: (String) -> String? = { name in
-            if let environment { return environment[name] }
-            return getenv(name).map { String(cString: $0) }
-        }
+        let value = { (name: String) in environmentValue(name, in: environment) }
         if let base = value(variable), base.hasPrefix("/") { return base + "/castdeck" }
         var home = value("HOME") ?? ""
         if home.isEmpty, environment == nil, let pw = getpwuid(getuid()), let dir = pw.pointee.pw_dir {
@@ -46,4 +43,11 @@ public enum XDGDirectory: Sendable {
         guard !home.isEmpty else { return nil }
         return home + "/" + fallback + "/castdeck"
     }
+}
+
+/// The variable `name` from `environment`, or from the process environment (one getenv, not a
+/// copy of all of it) when `environment` is nil. Tests pass their own dictionary.
+public func environmentValue(_ name: String, in environment: [String: String]?) -> String? {
+    if let environment { return environment[name] }
+    return getenv(name).map { String(cString: $0) }
 }
