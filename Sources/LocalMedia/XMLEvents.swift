@@ -71,7 +71,7 @@ struct XMLEvents {
                     handle(.end(name: name))
                 } else {
                     flush()
-                    guard open.isEmpty ? !sawRoot : true else { throw fail("a second root element") }
+                    guard !(open.isEmpty && sawRoot) else { throw fail("a second root element") }
                     i += 1
                     let name = try readName()
                     var attributes: [String: String] = [:]
