@@ -18,7 +18,8 @@ public struct CastMessage: Sendable, Hashable {
     public var namespace: String
 
     /// The payload. A text payload read from the wire is kept as the UTF-8 bytes it came as
-    /// (checked when the message was parsed); the String is made only when asked for here.
+    /// (checked when the message was parsed), and so is one the direct JSON writers wrote
+    /// (JSONWriter+Models.swift); the String is made only when asked for here.
     /// Decoding (`decoded()`) reads the bytes directly: making the String meant the standard
     /// library's byte-by-byte UTF-8 check over the whole payload, a fifth of decoding a
     /// MEDIA_STATUS (callgrind).
@@ -26,7 +27,7 @@ public struct CastMessage: Sendable, Hashable {
         get {
             switch body {
             case .payload(let p): p
-            case .receivedText(let bytes): .string(String(decoding: bytes, as: UTF8.self))
+            case .utf8Text(let bytes): .string(String(decoding: bytes, as: UTF8.self))
             }
         }
         set { body = .payload(newValue) }
@@ -34,8 +35,9 @@ public struct CastMessage: Sendable, Hashable {
 
     enum Body: Sendable {
         case payload(CastPayload)
-        /// Text from the wire, already known to be valid UTF-8.
-        case receivedText([UInt8])
+        /// Text as its UTF-8 bytes, known to be valid: read from the wire (and checked), or
+        /// written from Strings by the direct JSON writers.
+        case utf8Text([UInt8])
     }
 
     /// How the payload is held (`decoded()` reads it without going through `payload`).
@@ -57,6 +59,15 @@ public struct CastMessage: Sendable, Hashable {
         self.init(sourceID: source, destinationID: destination, namespace: namespace, payload: .string(utf8))
     }
 
+    /// A text message whose bytes are known to be valid UTF-8 (no String is made of them).
+    init(source: String, destination: String, namespace: String, validUTF8 bytes: [UInt8]) {
+        self.protocolVersion = 0
+        self.sourceID = source
+        self.destinationID = destination
+        self.namespace = namespace
+        self.body = .utf8Text(bytes)
+    }
+
     /// The text payload, or nil for a binary message.
     public var utf8: String? {
         if case .string(let s) = payload { return s }
@@ -67,7 +78,7 @@ public struct CastMessage: Sendable, Hashable {
     /// binary message.
     public func withUTF8Payload<R>(_ read: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R? {
         switch body {
-        case .receivedText(let bytes): return try bytes.withUnsafeBufferPointer(read)
+        case .utf8Text(let bytes): return try bytes.withUnsafeBufferPointer(read)
         case .payload(.string(var text)): return try text.withUTF8(read)
         case .payload(.binary): return nil
         }
@@ -120,7 +131,7 @@ public struct CastMessage: Sendable, Hashable {
         size += field(sourceID.utf8.count) + field(destinationID.utf8.count) + field(namespace.utf8.count)
         switch body {
         case .payload(.string(let s)): size += field(s.utf8.count)
-        case .payload(.binary(let b)), .receivedText(let b): size += field(b.count)
+        case .payload(.binary(let b)), .utf8Text(let b): size += field(b.count)
         }
         return size
     }
@@ -140,7 +151,7 @@ public struct CastMessage: Sendable, Hashable {
         case .payload(.string(let s)):
             out.append(contentsOf: [0x28, 0x00])
             field(0x32, s.utf8)
-        case .receivedText(let b):
+        case .utf8Text(let b):
             out.append(contentsOf: [0x28, 0x00])
             field(0x32, b)
         case .payload(.binary(let b)):
@@ -169,7 +180,7 @@ public struct CastMessage: Sendable, Hashable {
         guard !namespace.isEmpty else { throw .missingField("namespace") }
         if payloadType == 0 {
             guard let text = m.payloadUTF8 else { throw .payloadMismatch(expected: "text") }
-            self.body = .receivedText(text)
+            self.body = .utf8Text(text)
         } else {
             guard let bytes = m.payloadBinary else { throw .payloadMismatch(expected: "binary") }
             self.body = .payload(.binary(bytes))

@@ -57,8 +57,17 @@ public enum CastJSON {
 
     /// Compact JSON with sorted keys and unescaped slashes, so output is stable and URLs stay readable.
     public static func encode<T: Encodable>(_ value: T) -> String {
+        // The media status and the common commands have direct writers (JSONWriter+Models.swift).
+        if T.self == MediaMessage.self, let text = try? CastJSONWriter.encodeDirectly(unsafeBitCast(value, to: MediaMessage.self)) {
+            return text
+        }
         if let text = try? CastJSONWriter.encode(value) { return text }
         return encodeWithFoundation(value)
+    }
+
+    /// The same through the generic Codable writer only (what the direct writers are held to).
+    @_spi(Reference) public static func encodeThroughCodable<T: Encodable>(_ value: T) -> String? {
+        try? CastJSONWriter.encode(value)
     }
 
     /// The same through Foundation's `JSONEncoder`: the reference `CastJSONWriter` is held
@@ -156,6 +165,13 @@ public enum NamespacedMessage: Hashable, Sendable {
 extension CastMessage {
     /// A text message carrying one JSON message of a namespace family.
     public init<M: CastJSONMessage>(source: String, destination: String, _ message: M) {
+        // The direct writers' bytes go into the envelope as they are: no String in between.
+        if M.self == MediaMessage.self,
+            let bytes = try? CastJSONWriter.encodeDirectlyToBytes(unsafeBitCast(message, to: MediaMessage.self))
+        {
+            self.init(source: source, destination: destination, namespace: M.namespace.urn, validUTF8: bytes)
+            return
+        }
         self.init(source: source, destination: destination, namespace: M.namespace.urn, utf8: CastJSON.encode(message))
     }
 
@@ -166,7 +182,7 @@ extension CastMessage {
         func json<M: CastJSONMessage>(_: M.Type) throws(CastProtocolError) -> M {
             // A received payload is read straight from its bytes: no String is made of it.
             switch body {
-            case .receivedText(let bytes): return try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace)
+            case .utf8Text(let bytes): return try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace)
             case .payload(.string(let text)): return try CastJSON.decode(M.self, from: text, namespace: namespace)
             case .payload(.binary): throw .unexpectedPayloadType(namespace: namespace)
             }
