@@ -85,8 +85,7 @@ public actor CastConnection {
                     ch.eventLoop.makeCompletedFuture {
                         let ops = ch.pipeline.syncOperations
                         try ops.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil))
-                        try ops.addHandler(ByteToMessageHandler(CastMessageDecoder()))
-                        try ops.addHandler(MessageToByteHandler(CastMessageEncoder()))
+                        try ops.addHandler(CastFramingHandler())
                         try ops.addHandler(CastBridgeHandler(input: input, link: link, handshake: handshake))
                     }
                 }

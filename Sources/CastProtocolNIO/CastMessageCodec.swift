@@ -1,50 +1,60 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// CastProtocol's framing as SwiftNIO handlers, shared by the sender (CastClient) and the
+// CastProtocol's framing as one SwiftNIO handler, shared by the sender (CastClient) and the
 // simulated receiver (CastReceiver), which may not import each other. CastProtocol itself
 // stays free of NIO so the fuzzer and the decode benchmark build it alone.
 import CastProtocol
 import NIOCore
 
 /// Turns the TLS byte stream into `CastMessage`s with CastProtocol's streaming
-/// `CastFrameDecoder`. A frame over 64 KiB, an empty frame or a body that is not a valid
+/// `CastFrameDecoder`, and `CastMessage`s written into length-prefixed frames (4-byte length +
+/// protobuf body). A frame over 64 KiB, an empty frame or a body that is not a valid
 /// CastMessage makes the stream unusable: the typed `CastProtocolError` goes down the
-/// pipeline, where the connection logs it and closes that one connection.
-public final class CastMessageDecoder: ByteToMessageDecoder {
+/// pipeline, where the connection logs it and closes that one connection, and nothing more
+/// is read from it.
+///
+/// One handler rather than NIO's ByteToMessageHandler and MessageToByteHandler: the frame
+/// decoder keeps its own buffer, so theirs was a second one, and every handler type in a
+/// pipeline costs a short process a scan of the binary's conformance records when its first
+/// channel is set up (NIO asks each handler whether it is inbound and whether outbound).
+public final class CastFramingHandler: ChannelDuplexHandler {
+    public typealias InboundIn = ByteBuffer
     public typealias InboundOut = CastMessage
-    private var frames = CastFrameDecoder()
-
-    public init() {}
-
-    public func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        if buffer.readableBytes > 0 {
-            frames.append(buffer.readableBytesView)
-            buffer.moveReaderIndex(forwardBy: buffer.readableBytes)
-        }
-        while let message = try frames.nextMessage() {
-            context.fireChannelRead(wrapInboundOut(message))
-        }
-        return .needMoreData
-    }
-
-    public func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        _ = try decode(context: context, buffer: &buffer)
-        return .needMoreData
-    }
-}
-
-@available(*, unavailable)
-extension CastMessageDecoder: Sendable {}
-
-/// Writes `CastMessage`s as length-prefixed frames (4-byte length + protobuf body).
-public final class CastMessageEncoder: MessageToByteEncoder {
     public typealias OutboundIn = CastMessage
+    public typealias OutboundOut = ByteBuffer
+
+    private var frames = CastFrameDecoder()
+    private var failed = false
 
     public init() {}
 
-    public func encode(data: CastMessage, out: inout ByteBuffer) throws {
-        out.writeBytes(try data.framed())
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !failed else { return }
+        let buffer = unwrapInboundIn(data)
+        frames.append(buffer.readableBytesView)
+        do {
+            while let message = try frames.nextMessage() {
+                context.fireChannelRead(wrapInboundOut(message))
+            }
+        } catch {
+            failed = true
+            context.fireErrorCaught(error)
+        }
+    }
+
+    public func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let frame: [UInt8]
+        do {
+            frame = try unwrapOutboundIn(data).framed()
+        } catch {
+            promise?.fail(error)
+            context.fireErrorCaught(error)
+            return
+        }
+        var out = context.channel.allocator.buffer(capacity: frame.count)
+        out.writeBytes(frame)
+        context.write(wrapOutboundOut(out), promise: promise)
     }
 }
 
 @available(*, unavailable)
-extension CastMessageEncoder: Sendable {}
+extension CastFramingHandler: Sendable {}

@@ -55,8 +55,7 @@ public final class CastReceiverServer: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CastMessageDecoder()))
-                    try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(CastMessageEncoder()))
+                    try channel.pipeline.syncOperations.addHandler(CastFramingHandler())
                     try channel.pipeline.syncOperations.addHandler(SenderChannelHandler(core: core))
                 }
             }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The NIO frame codec in an EmbeddedChannel: the bytes come in as a TLS stream would
+// The NIO framing handler in an EmbeddedChannel: the bytes come in as a TLS stream would
 // deliver them (one at a time, several frames at once), and a corrupt header stops it.
 import CastProtocol
 import CastProtocolNIO
@@ -14,8 +14,7 @@ import Testing
 
     func channel() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(CastMessageDecoder()))
-        try channel.pipeline.syncOperations.addHandler(MessageToByteHandler(CastMessageEncoder()))
+        try channel.pipeline.syncOperations.addHandler(CastFramingHandler())
         return channel
     }
 
@@ -57,6 +56,19 @@ import Testing
         #expect(throws: CastProtocolError.frameTooLarge(length: 65_537)) {
             try channel.writeInbound(buffer([0x00, 0x01, 0x00, 0x01]))
         }
+        // The stream is unusable after that: a valid frame behind it is not read.
+        try channel.writeInbound(buffer(try bytes(ping)))
+        #expect(try channel.readInbound(as: CastMessage.self) == nil)
+        _ = try? channel.finish()
+    }
+
+    @Test func aMessageTooLargeToFrameFailsItsWrite() throws {
+        let channel = try channel()
+        let big = CastMessage(source: "s", destination: "d", namespace: "urn:x-cast:big", utf8: String(repeating: "x", count: 70_000))
+        let written = channel.write(big)
+        channel.flush()
+        #expect(throws: CastProtocolError.self) { try written.wait() }
+        #expect(try channel.readOutbound(as: ByteBuffer.self) == nil)
         _ = try? channel.finish()
     }
 
