@@ -14,10 +14,17 @@
 #   names first: 15 ms of the window's first frame.
 # - Relative relocations are packed (DT_RELR, glibc ≥ 2.36): the loader reads a few kilobytes
 #   instead of 3 MB of relocation entries.
+# - Concrete generic types get their metadata from direct accessor calls, not from mangled names
+#   the runtime demangles on first use (-disable-concrete-type-metadata-mangled-name-accessors):
+#   a demangled name's protocol requirements are found by scanning every one of the binary's
+#   11,000 conformance records, once per type and protocol, and in a short castctl process those
+#   scans were a sixth of its CPU time. The accessors cost some code size and are as fast once
+#   the metadata exists (docs/performance.md, "Eighth run").
 # Every release build uses these same flags, so SwiftPM does not rebuild when scripts alternate.
 _release_order="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/startup-order.txt"
 RELEASE=(-c release --static-swift-stdlib
   -Xswiftc -Xfrontend -Xswiftc -function-sections
+  -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
   -Xswiftc -use-ld=lld
   -Xlinker "--symbol-ordering-file=$_release_order" -Xlinker --no-warn-symbol-ordering
   -Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic)
