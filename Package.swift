@@ -74,7 +74,7 @@ let package = Package(
         .target(name: "CastDeckResources", dependencies: ["CGtk"]),
         .testTarget(name: "CastDeckUITests", dependencies: ["CastDeckUI", "CastDeckResources", "GtkInterop", "AppModel"]),
         .executableTarget(name: "castdeck", dependencies: [
-            "CastDeckUI", "CastDeckResources", "AppModel", "CastCore", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
+            "CastDeckUI", "CastDeckResources", "AppModel", "CastClient", "CastCore", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.
@@ -101,7 +101,7 @@ let package = Package(
         // CastClient against the simulated receiver over real TLS on loopback.
         .testTarget(
             name: "CastClientTests",
-            dependencies: ["CastClient", "CastReceiver", "CastProtocol"],
+            dependencies: ["CastClient", "CastReceiver", "CastProtocol", "CastCore", .product(name: "Logging", package: "swift-log")],
             resources: [.copy("Fixtures")]
         ),
         // CastProtocol's framing as SwiftNIO handlers, shared by CastClient and CastReceiver.

@@ -38,6 +38,34 @@ public actor CastConnection {
     /// Device authentication of this link (CastConnection+DeviceAuth.swift).
     var deviceAuth = DeviceAuthExchange()
 
+    /// The TLS client context every connection of the process shares (BoringSSL contexts are
+    /// made for that): made once, not per connection. Cast devices present self-signed
+    /// certificates; the device-authentication policy decides whether to trust one.
+    static let tlsContext = Result<NIOSSLContext, any Error> {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .none
+        return try NIOSSLContext(configuration: tls)
+    }
+
+    /// Starts, on another core, the one-time work of the process's first connection: NIO's
+    /// threads, the TLS context, the runtime's first look at the pipeline's handler types
+    /// (each new type costs a scan of the binary's ~11,000 conformance records), and, when
+    /// devices will be authenticated, the shipped roots. A short process (castctl) calls it
+    /// before parsing its command line, which then runs beside it; the connection finds it
+    /// done, or waits for what is still under way. Calling it more than once does no harm.
+    public static func prepareFirstConnection(authenticating: Bool) {
+        Task.detached(priority: .userInitiated) {
+            _ = MultiThreadedEventLoopGroup.singleton
+            _ = tlsContext
+            let handlers: [any ChannelHandler.Type] = [NIOSSLClientHandler.self, CastFramingHandler.self, CastBridgeHandler.self]
+            for type in handlers {
+                _ = type is any _ChannelInboundHandler.Type
+                _ = type is any _ChannelOutboundHandler.Type
+            }
+            if authenticating { _ = CastTrustStore.shipped }
+        }
+    }
+
     /// Connects, checks the certificate with the configured policy, opens the virtual
     /// connection to `receiver-0` and starts the heartbeat.
     /// - Parameter tcpTimeout: a shorter limit for the TCP connect alone (reconnect attempts
@@ -63,10 +91,7 @@ public actor CastConnection {
         let handshake = group.next().makePromise(of: Void.self)
         let sslContext: NIOSSLContext
         do {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            // Cast devices present self-signed certificates; the policy below decides.
-            tls.certificateVerification = .none
-            sslContext = try NIOSSLContext(configuration: tls)
+            sslContext = try Self.tlsContext.get()
         } catch {
             throw .tlsFailed(device: device.description, reason: "\(error)")
         }

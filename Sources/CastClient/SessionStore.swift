@@ -111,14 +111,21 @@ enum UTCTimestamp {
 /// A small JSON file of remembered sessions, one per device id:
 /// `$XDG_STATE_HOME/castdeck/sessions.json`, or `~/.local/state/castdeck/sessions.json`.
 public struct SessionStore: Sendable, Hashable {
-    public var fileURL: URL
+    /// The file's path. Kept as text: every castctl command reads the file, and spelling out
+    /// a URL's path the first time costs a short process a scan of the binary's conformance
+    /// records.
+    public var path: String
 
-    public init(fileURL: URL) { self.fileURL = fileURL }
+    public var fileURL: URL { URL(fileURLWithPath: path) }
+
+    public init(path: String) { self.path = path }
+
+    public init(fileURL: URL) { self.path = fileURL.path }
 
     /// The standard location, or nil when neither XDG_STATE_HOME nor HOME is set.
     public static var standard: SessionStore? {
         guard let directory = XDGDirectory.state.path() else { return nil }
-        return SessionStore(fileURL: URL(fileURLWithPath: directory + "/sessions.json"))
+        return SessionStore(path: directory + "/sessions.json")
     }
 
     /// Every remembered session, keyed by device id. A missing or unreadable file is empty.
@@ -128,7 +135,7 @@ public struct SessionStore: Sendable, Hashable {
     // fifth of its work). The file is the same as Foundation's JSONEncoder wrote. An entry
     // that does not read is left out; the others stay (through Codable one bad entry lost all).
     public func all() -> [String: RememberedSession] {
-        guard let data = try? Data(contentsOf: fileURL), let tree = try? JSONValue(parsing: data),
+        guard let data = try? readFileBytes(atPath: path), let tree = try? JSONValue(parsing: data),
               let entries = tree.objectValue else { return [:] }
         return entries.compactMapValues(RememberedSession.init(json:))
     }
@@ -159,7 +166,7 @@ public struct SessionStore: Sendable, Hashable {
             let tree = JSONValue.object(sessions.mapValues(\.json))
             try Data((CastJSON.encode(tree) + "\n").utf8).write(to: fileURL, options: .atomic)
         } catch {
-            throw .stateFile(path: fileURL.path, reason: error.localizedDescription)
+            throw .stateFile(path: path, reason: error.localizedDescription)
         }
     }
 }

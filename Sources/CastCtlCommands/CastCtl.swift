@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import ArgumentParser
+import CastClient
 import Foundation
 
 /// `castctl`: CastDeck's command line. Each subcommand lives in its own file; add yours
@@ -78,7 +79,14 @@ public struct CastCtl: AsyncParsableCommand {
     /// What the `castctl` executable runs: parse, run, and exit with castctl's status codes.
     /// (Not named `main`: ArgumentParser's synchronous `main()` would win the overload in
     /// main.swift and refuse an async root command.)
+    /// Subcommands that never talk to a device: for the others, the first connection's
+    /// one-time work starts before the command line is parsed.
+    static let offline: Set<String> = ["receiver", "discover", "help", "-h", "--help", "--version", "--generate-completion-script"]
+
     public static func execute() async {
+        if let first = CommandLine.arguments.dropFirst().first, !offline.contains(first) {
+            CastConnection.prepareFirstConnection(authenticating: true)
+        }
         do {
             var command = try parseForExecution(Array(CommandLine.arguments.dropFirst()))
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -88,9 +88,7 @@ struct ClientOptions: ParsableArguments {
         guard !bootstrapped else { return }
         bootstrapped = true
         LoggingSystem.bootstrap { label in
-            var h = StreamLogHandler.standardError(label: label)
-            h.logLevel = verbose ? .trace : .warning
-            return h
+            StandardErrorLogHandler(label: label, logLevel: verbose ? .trace : .warning)
         }
     }
 

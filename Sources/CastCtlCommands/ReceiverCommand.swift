@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import ArgumentParser
+import CastClient
 import CastReceiver
 import Dispatch
 import Foundation
@@ -100,11 +101,7 @@ struct ReceiverCommand: AsyncParsableCommand {
 
     func run() async throws {
         let level: Logger.Level = verbose ? .trace : .notice
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        LoggingSystem.bootstrap { label in StandardErrorLogHandler(label: label, logLevel: level) }
         var config = ReceiverConfiguration()
         config.host = host
         config.port = port

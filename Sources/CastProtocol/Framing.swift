@@ -50,12 +50,26 @@ public struct CastFrameDecoder: Sendable {
     /// Adds bytes read from the stream.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
         guard failure == nil else { return }
-        // Drop what was consumed before growing, so the buffer stays about one frame long.
+        compact()
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// Adds bytes read from the stream, from memory the caller holds (a NIO buffer's bytes).
+    /// The generic `append` is not specialized for a caller in another module, and its first
+    /// use makes the runtime look up the sequence's conformances.
+    public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
+        compact()
+        guard let base = bytes.baseAddress else { return }
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: bytes.count))
+    }
+
+    /// Drops what was consumed before growing, so the buffer stays about one frame long.
+    private mutating func compact() {
         if readIndex > 0 && (readIndex >= 4096 || readIndex == buffer.count) {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
-        buffer.append(contentsOf: bytes)
     }
 
     /// The next complete frame body, or nil when more bytes are needed.

@@ -30,7 +30,7 @@ public final class CastFramingHandler: ChannelDuplexHandler {
     public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !failed else { return }
         let buffer = unwrapInboundIn(data)
-        frames.append(buffer.readableBytesView)
+        buffer.withUnsafeReadableBytes { frames.append($0) }
         do {
             while let message = try frames.nextMessage() {
                 context.fireChannelRead(wrapInboundOut(message))

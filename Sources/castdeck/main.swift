@@ -3,6 +3,7 @@ import AppModel
 import CastDeckResources
 import CastCore
 import CastDeckUI
+import CastClient
 import CastReceiver
 import Glibc
 import GLibInterop
@@ -72,9 +73,7 @@ if let device = options.device, let problem = badAddress(device) { printError("c
 // messages on standard output; CastDeck logs to standard error instead: warnings and errors
 // always, everything from debug up with --verbose / CASTDECK_DEBUG=1.
 LoggingSystem.bootstrap { [verbose] label in
-    var handler = StreamLogHandler.standardError(label: label)
-    handler.logLevel = verbose ? .debug : .warning
-    return handler
+    StandardErrorLogHandler(label: label, logLevel: verbose ? .debug : .warning)
 }
 Logger(label: "castdeck").debug("verbose logging on")
 
