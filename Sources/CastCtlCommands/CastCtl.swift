@@ -76,13 +76,13 @@ public struct CastCtl: AsyncParsableCommand {
         return search(standard.subcommands)
     }
 
-    /// What the `castctl` executable runs: parse, run, and exit with castctl's status codes.
-    /// (Not named `main`: ArgumentParser's synchronous `main()` would win the overload in
-    /// main.swift and refuse an async root command.)
     /// Subcommands that never talk to a device: for the others, the first connection's
     /// one-time work starts before the command line is parsed.
     static let offline: Set<String> = ["receiver", "discover", "help", "-h", "--help", "--version", "--generate-completion-script"]
 
+    /// What the `castctl` executable runs: parse, run, and exit with castctl's status codes.
+    /// (Not named `main`: ArgumentParser's synchronous `main()` would win the overload in
+    /// main.swift and refuse an async root command.)
     public static func execute() async {
         if let first = CommandLine.arguments.dropFirst().first, !offline.contains(first) {
             CastConnection.prepareFirstConnection(authenticating: true)
