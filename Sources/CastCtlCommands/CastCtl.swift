@@ -57,8 +57,10 @@ public struct CastCtl: AsyncParsableCommand {
     }()
     private nonisolated(unsafe) static var parsingQuickly = false
 
-    /// The command `arguments` name, parsed as `parseAsRoot` does (see `quick`).
+    /// The command `arguments` name, parsed as `parseAsRoot` does (see `quick` and
+    /// `QuickCommandLine`).
     static func parseForExecution(_ arguments: [String]) throws -> any ParsableCommand {
+        if let command = QuickCommandLine.parse(arguments) { return command }
         if !arguments.contains(where: { $0.hasPrefix("--generate-completion-script") }) {
             parsingQuickly = true
             let command = try? parseAsRoot(arguments)
@@ -85,10 +87,16 @@ public struct CastCtl: AsyncParsableCommand {
     /// main.swift and refuse an async root command.)
     public static func execute() async {
         if let first = CommandLine.arguments.dropFirst().first, !offline.contains(first) {
-            CastConnection.prepareFirstConnection(authenticating: true)
+            CastConnection.prepareFirstConnection()
         }
         do {
-            var command = try parseForExecution(Array(CommandLine.arguments.dropFirst()))
+            let arguments = Array(CommandLine.arguments.dropFirst())
+            if var command = QuickCommandLine.parse(arguments) {
+                // Already known to be async: no runtime conformance check as below.
+                try await command.run()
+                return
+            }
+            var command = try parseForExecution(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
