@@ -49,11 +49,12 @@ public actor CastConnection {
 
     /// Starts, on another core, the one-time work of the process's first connection: NIO's
     /// threads, the TLS context, the runtime's first look at the pipeline's handler types
-    /// (each new type costs a scan of the binary's ~11,000 conformance records), and, when
-    /// devices will be authenticated, the shipped roots. A short process (castctl) calls it
-    /// before parsing its command line, which then runs beside it; the connection finds it
-    /// done, or waits for what is still under way. Calling it more than once does no harm.
-    public static func prepareFirstConnection(authenticating: Bool) {
+    /// (each new type costs a scan of the binary's ~11,000 conformance records). A short
+    /// process (castctl) calls it before parsing its command line, which then runs beside it;
+    /// the connection finds it done, or waits for what is still under way. Calling it more
+    /// than once does no harm. (The shipped Cast roots are not parsed here: a store parses
+    /// them when a device's chain is checked, see `CastTrustStore.roots`.)
+    public static func prepareFirstConnection() {
         Task.detached(priority: .userInitiated) {
             _ = MultiThreadedEventLoopGroup.singleton
             _ = tlsContext
@@ -62,7 +63,6 @@ public actor CastConnection {
                 _ = type is any _ChannelInboundHandler.Type
                 _ = type is any _ChannelOutboundHandler.Type
             }
-            if authenticating { _ = CastTrustStore.shipped }
         }
     }
 
@@ -81,11 +81,6 @@ public actor CastConnection {
         onClose: @escaping @Sendable (DisconnectReason) async -> Void = { _ in }
     ) async throws(CastClientError) -> CastConnection {
         let group = MultiThreadedEventLoopGroup.singleton
-        if configuration.deviceAuthentication.mode != .off, configuration.deviceAuthentication.trustStore == nil {
-            // The shipped roots are parsed once per process (about 1.5 ms); on another core
-            // while the handshake waits for the device, rather than after it.
-            Task.detached(priority: .utility) { _ = CastTrustStore.shipped }
-        }
         let (stream, input) = AsyncStream<ConnectionInput>.makeStream()
         let link = LinkState()
         let handshake = group.next().makePromise(of: Void.self)

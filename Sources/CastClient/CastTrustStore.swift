@@ -13,19 +13,40 @@ public struct CastTrustStore: Sendable {
     /// The environment variable naming a PEM file of extra roots.
     public static let extraRootsVariable = "CASTDECK_EXTRA_CAST_ROOTS"
 
-    let roots: [Certificate]
+    /// The shipped roots take part (parsed on first use: `shippedRoots`).
+    private let includesShipped: Bool
+    /// Roots given besides the shipped ones.
+    private let added: [Certificate]
 
-    init(roots: [Certificate]) { self.roots = roots }
+    init(roots: [Certificate]) {
+        includesShipped = false
+        added = roots
+    }
 
-    /// The Cast roots shipped with CastDeck. They are parsed once; a broken embedded root is a
-    /// build mistake that the tests catch, so it stops the program.
-    public static let shipped: CastTrustStore = {
+    private init(includesShipped: Bool, added: [Certificate]) {
+        self.includesShipped = includesShipped
+        self.added = added
+    }
+
+    /// Every root, parsed. The shipped ones are parsed the first time any store needs them:
+    /// when a device's certificate chain is checked, not when a connection opens. A device
+    /// that answers the challenge without credentials (most non-Google receivers, the
+    /// simulator without `--auth-ca`) never needs them, and a genuine device's own
+    /// certificates are parsed first by the same code, so the roots add little there.
+    var roots: [Certificate] { includesShipped ? Self.shippedRoots + added : added }
+
+    /// The Cast roots shipped with CastDeck. Creating this store parses nothing (see `roots`).
+    public static let shipped = CastTrustStore(includesShipped: true, added: [])
+
+    /// The shipped roots, parsed once. A broken embedded root is a build mistake that the
+    /// tests catch, so it stops the program.
+    static let shippedRoots: [Certificate] = {
         do {
             var roots: [Certificate] = []
             for entry in CastRootCertificates.all {
                 roots += try parse(pem: entry.pem, source: entry.file)
             }
-            return CastTrustStore(roots: roots)
+            return roots
         } catch {
             fatalError("The embedded Cast roots are broken (\(error)); run scripts/gen-cast-roots.sh")
         }
@@ -53,12 +74,13 @@ public struct CastTrustStore: Sendable {
         } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        roots = try Self.parse(pem: text, source: path)
+        includesShipped = false
+        added = try Self.parse(pem: text, source: path)
     }
 
     /// This store plus the roots in a PEM file.
     public func adding(pemFile path: String) throws(CastTrustStoreError) -> CastTrustStore {
-        CastTrustStore(roots: roots + (try CastTrustStore(pemFile: path)).roots)
+        CastTrustStore(includesShipped: includesShipped, added: added + (try CastTrustStore(pemFile: path)).added)
     }
 
     /// The DER bytes of every root.
