@@ -26,10 +26,11 @@ public final class MainWindow {
     /// Stops the banner's spinner a while into a reconnect (see `renderReconnecting`).
     var spinnerTimeout: UInt32 = 0
     let devices: DeviceList
-    let mini: MiniController
-    /// The expanded controller, built by `buildPlayer()` once the first frame is up (or when
-    /// the player page is first needed): the first frame shows the device list and does not
-    /// wait for the player's widgets (docs/performance.md, "Start-up layout").
+    /// The mini and the expanded controller, built by `buildPlayer()` once the first frame is
+    /// up (or when the player page is first needed): the first frame shows the device list and
+    /// does not wait for the player's widgets (docs/performance.md, "Start-up layout"). The
+    /// mini controller's bar is hidden until something is cast.
+    private(set) var mini: MiniController?
     private(set) var expanded: ExpandedController?
     let playerScroll: ScrolledWindow
     var lastNotice = 0
@@ -56,7 +57,6 @@ public final class MainWindow {
         reconnectSpinner = ui.get("reconnect-spinner")
         actions = ModelActions(model: model)
         devices = try DeviceList(model: model, settings: settings)
-        mini = try MiniController(model: model)
         playerScroll = ui.get("player-scroll")
 
         window.setApplication(app)
@@ -64,7 +64,7 @@ public final class MainWindow {
         let height = settings?.int("window-height") ?? 760
         window.asWindow.defaultSize = (max(360, width), max(400, height))
         ui.get("devices-scroll", as: ScrolledWindow.self).setChild(devices.root)
-        miniRevealer.setChild(mini.root)
+        ui.get("menu", as: MenuButton.self).setMenuOnFirstOpen(from: ui, id: "app-menu")
         // A bar that slid away is hidden too, so assistive technology does not offer its
         // buttons next to the expanded controller's.
         miniRevealer.onChildRevealedChanged { [unowned self] in
@@ -98,7 +98,6 @@ public final class MainWindow {
         model.filePicker = { [unowned self] in self.chooseFiles() }
         window.asWindow.onFilesDropped { [unowned self] files in self.cast(files) }
         back.onClicked { [unowned self] in self.showDevices() }
-        mini.onOpen = { [unowned self] in self.showPlayer() }
         devices.parent = window.asWindow
         window.asWindow.onCloseRequest { [unowned self] in self.saveSize(); return self.closeRequested?() ?? false }
 
@@ -108,7 +107,6 @@ public final class MainWindow {
         tokens.append(observe { [unowned self] in self.renderReconnecting() })
         tokens.append(observe { [unowned self] in
             self.actions.refresh()
-            self.mini.render()
             self.updateClock()
         })
     }
@@ -126,24 +124,30 @@ public final class MainWindow {
                 return false
             }
             self.actions.refresh()
-            self.mini.renderProgress()
+            self.mini?.renderProgress()
             self.expanded?.renderProgress()
             return true
         }
     }
 
-    /// Builds the expanded controller if it is not built yet; false (and the error printed) when
-    /// its window definition cannot be loaded.
+    /// Builds the mini and expanded controllers if they are not built yet; false (and the
+    /// error printed) when a window definition cannot be loaded.
     @discardableResult
     func buildPlayer() -> Bool {
         if expanded != nil { return true }
+        let bar: MiniController
         let player: ExpandedController
         do {
+            bar = try MiniController(model: model)
             player = try ExpandedController(model: model, actions: actions)
         } catch {
             printError("castdeck: cannot load the window definition: \(error)")
             return false
         }
+        mini = bar
+        bar.onOpen = { [unowned self] in self.showPlayer() }
+        miniRevealer.setChild(bar.root)
+        tokens.append(observe { [unowned bar] in bar.render() })
         expanded = player
         player.parent = window.asWindow
         player.root.isVisible = isShowingPlayer

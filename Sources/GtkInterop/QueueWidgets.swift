@@ -42,6 +42,24 @@ extension MenuButton {
     }
 }
 
+@MainActor
+extension MenuButton {
+    /// Gives the button the menu `id` of `builder` when it first opens. Setting a menu model
+    /// makes its popover and a button per item at once; a window's main menu is then built
+    /// before its first frame for a menu nobody has opened. The button stays sensitive (GTK
+    /// treats a create-popup function as a popover to come), and opens the same menu.
+    public func setMenuOnFirstOpen(from builder: Builder, id: String) {
+        guard let model = builder.object(id) else { preconditionFailure("UI definition has no menu '\(id)'") }
+        g_object_ref(model)
+        gtk_menu_button_set_create_popup_func(cast(pointer), { button, data in
+            guard let button, gtk_menu_button_get_popover(button) == nil, let data else { return }
+            gtk_menu_button_set_menu_model(button, data.assumingMemoryBound(to: GMenuModel.self))
+        }, model, { data in
+            if let data { g_object_unref(data) }
+        })
+    }
+}
+
 final class PopoverFactory {
     let make: @MainActor () -> Popover
     init(_ make: @escaping @MainActor () -> Popover) { self.make = make }
