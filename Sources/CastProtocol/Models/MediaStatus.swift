@@ -1,23 +1,51 @@
 // The media namespace's data types: what a LOAD carries and a MEDIA_STATUS reports.
 // Swift names follow the wire JSON; every field a receiver may omit is optional.
 
-public struct MediaInformation: Codable, Hashable, Sendable {
-    public var contentId: String
-    public var contentUrl: String?
-    /// Required by the protocol, but some senders send null.
-    public var streamType: StreamType?
-    public var contentType: String?
-    public var metadata: MediaMetadata?
-    /// Seconds; absent for live streams.
-    public var duration: Double?
-    public var tracks: [MediaTrack]?
-    public var textTrackStyle: TextTrackStyle?
-    public var breaks: [AdBreak]?
-    public var breakClips: [AdBreakClip]?
-    public var vmapAdsRequest: AdsRequest?
-    public var hlsSegmentFormat: String?
-    public var entity: String?
-    public var customData: JSONValue?
+/// What is cast: the content, its metadata, tracks, text style and ad breaks.
+///
+/// A value type like the others, but its fields live behind one reference and are copied only
+/// when a shared value is changed (copy on write). Stored inline they made it ~870 bytes, and
+/// every MediaStatus (which holds it twice, once under `extendedStatus`) and QueueItem copied
+/// them whenever a status was decoded, stored or handed on: a tenth of decoding a status was
+/// memmove. Reading and changing members works as with any struct.
+public struct MediaInformation: Hashable, Sendable {
+    /// The members, as they are on the wire (the Codable form is theirs).
+    struct Fields: Codable, Hashable, Sendable {
+        var contentId: String
+        var contentUrl: String?
+        var streamType: StreamType?
+        var contentType: String?
+        var metadata: MediaMetadata?
+        var duration: Double?
+        var tracks: [MediaTrack]?
+        var textTrackStyle: TextTrackStyle?
+        var breaks: [AdBreak]?
+        var breakClips: [AdBreakClip]?
+        var vmapAdsRequest: AdsRequest?
+        var hlsSegmentFormat: String?
+        var entity: String?
+        var customData: JSONValue?
+    }
+
+    /// Shared between copies until one of them changes (see `fields`); never mutated while shared.
+    final class Storage: @unchecked Sendable {
+        var fields: Fields
+        init(_ fields: Fields) { self.fields = fields }
+    }
+
+    private var storage: Storage
+
+    init(fields: Fields) { storage = Storage(fields) }
+
+    /// The members, for reading; changing them through `fields` first makes the storage this
+    /// value's own.
+    var fields: Fields {
+        get { storage.fields }
+        _modify {
+            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
+            yield &storage.fields
+        }
+    }
 
     public init(
         contentId: String, contentUrl: String? = nil, streamType: StreamType? = .buffered, contentType: String? = nil,
@@ -25,18 +53,86 @@ public struct MediaInformation: Codable, Hashable, Sendable {
         textTrackStyle: TextTrackStyle? = nil, breaks: [AdBreak]? = nil, breakClips: [AdBreakClip]? = nil,
         customData: JSONValue? = nil
     ) {
-        self.contentId = contentId
-        self.contentUrl = contentUrl
-        self.streamType = streamType
-        self.contentType = contentType
-        self.metadata = metadata
-        self.duration = duration
-        self.tracks = tracks
-        self.textTrackStyle = textTrackStyle
-        self.breaks = breaks
-        self.breakClips = breakClips
-        self.customData = customData
+        self.init(fields: Fields(
+            contentId: contentId, contentUrl: contentUrl, streamType: streamType, contentType: contentType,
+            metadata: metadata, duration: duration, tracks: tracks, textTrackStyle: textTrackStyle,
+            breaks: breaks, breakClips: breakClips, customData: customData))
     }
+
+    public var contentId: String {
+        get { storage.fields.contentId }
+        _modify { yield &fields.contentId }
+    }
+    public var contentUrl: String? {
+        get { storage.fields.contentUrl }
+        _modify { yield &fields.contentUrl }
+    }
+    /// Required by the protocol, but some senders send null.
+    public var streamType: StreamType? {
+        get { storage.fields.streamType }
+        _modify { yield &fields.streamType }
+    }
+    public var contentType: String? {
+        get { storage.fields.contentType }
+        _modify { yield &fields.contentType }
+    }
+    public var metadata: MediaMetadata? {
+        get { storage.fields.metadata }
+        _modify { yield &fields.metadata }
+    }
+    /// Seconds; absent for live streams.
+    public var duration: Double? {
+        get { storage.fields.duration }
+        _modify { yield &fields.duration }
+    }
+    public var tracks: [MediaTrack]? {
+        get { storage.fields.tracks }
+        _modify { yield &fields.tracks }
+    }
+    public var textTrackStyle: TextTrackStyle? {
+        get { storage.fields.textTrackStyle }
+        _modify { yield &fields.textTrackStyle }
+    }
+    public var breaks: [AdBreak]? {
+        get { storage.fields.breaks }
+        _modify { yield &fields.breaks }
+    }
+    public var breakClips: [AdBreakClip]? {
+        get { storage.fields.breakClips }
+        _modify { yield &fields.breakClips }
+    }
+    public var vmapAdsRequest: AdsRequest? {
+        get { storage.fields.vmapAdsRequest }
+        _modify { yield &fields.vmapAdsRequest }
+    }
+    public var hlsSegmentFormat: String? {
+        get { storage.fields.hlsSegmentFormat }
+        _modify { yield &fields.hlsSegmentFormat }
+    }
+    public var entity: String? {
+        get { storage.fields.entity }
+        _modify { yield &fields.entity }
+    }
+    public var customData: JSONValue? {
+        get { storage.fields.customData }
+        _modify { yield &fields.customData }
+    }
+
+    public static func == (a: MediaInformation, b: MediaInformation) -> Bool {
+        a.storage === b.storage || a.storage.fields == b.storage.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+}
+
+extension MediaInformation: Codable {
+    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
+    public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
+}
+
+/// Debuggers, `dump` and reflection see the members, as for any other model.
+extension MediaInformation: CustomReflectable {
+    public var customMirror: Mirror { Mirror(reflecting: storage.fields) }
 }
 
 /// An entry of a media queue. `itemId` is assigned by the receiver: leave it out in

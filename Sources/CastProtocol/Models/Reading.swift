@@ -223,28 +223,30 @@ extension BreakStatus: JSONReadable {
 extension MediaInformation: JSONReadable {
     init(reading r: inout JSONParser) throws(JSONParser.Failure) {
         var id: String?
+        var f = Fields(contentId: "")
         try r.enterObject()
         while let key = try r.nextKey() {
             switch key {
             case "contentId": id = try r.readString()
-            case "contentUrl": contentUrl = try r.optionalString()
-            case "streamType": streamType = try r.optionalEnum(StreamType.self)
-            case "contentType": contentType = try r.optionalString()
-            case "metadata": metadata = try r.optional(MediaMetadata.self)
-            case "duration": duration = try r.optionalDouble()
-            case "tracks": tracks = try r.optionalArray(of: MediaTrack.self)
-            case "textTrackStyle": textTrackStyle = try r.optional(TextTrackStyle.self)
-            case "breaks": breaks = try r.optionalArray(of: AdBreak.self)
-            case "breakClips": breakClips = try r.optionalArray(of: AdBreakClip.self)
-            case "vmapAdsRequest": vmapAdsRequest = try r.optional(AdsRequest.self)
-            case "hlsSegmentFormat": hlsSegmentFormat = try r.optionalString()
-            case "entity": entity = try r.optionalString()
-            case "customData": customData = try r.optionalValue()
+            case "contentUrl": f.contentUrl = try r.optionalString()
+            case "streamType": f.streamType = try r.optionalEnum(StreamType.self)
+            case "contentType": f.contentType = try r.optionalString()
+            case "metadata": f.metadata = try r.optional(MediaMetadata.self)
+            case "duration": f.duration = try r.optionalDouble()
+            case "tracks": f.tracks = try r.optionalArray(of: MediaTrack.self)
+            case "textTrackStyle": f.textTrackStyle = try r.optional(TextTrackStyle.self)
+            case "breaks": f.breaks = try r.optionalArray(of: AdBreak.self)
+            case "breakClips": f.breakClips = try r.optionalArray(of: AdBreakClip.self)
+            case "vmapAdsRequest": f.vmapAdsRequest = try r.optional(AdsRequest.self)
+            case "hlsSegmentFormat": f.hlsSegmentFormat = try r.optionalString()
+            case "entity": f.entity = try r.optionalString()
+            case "customData": f.customData = try r.optionalValue()
             default: try r.skipValue()
             }
         }
         guard let id else { throw r.fail("missing contentId") }
-        contentId = id
+        f.contentId = id
+        self.init(fields: f)
     }
 }
 
