@@ -7,6 +7,8 @@
 // encoded to JSON and framed, against pychromecast's sending path (json.dumps + protobuf) and
 // Foundation's JSONEncoder.
 //   castdeck-bench-protocol [--seconds S] [--rounds N] [--python PATH]
+// For profilers: CASTDECK_BENCH_ITERATIONS=N (typed decode), CASTDECK_BENCH_TREE_ITERATIONS=N
+// (untyped tree), CASTDECK_BENCH_ENCODE_ITERATIONS=N (encode) run just that N times and stop.
 import CastProtocol
 import Foundation
 
@@ -158,6 +160,12 @@ if let n = ProcessInfo.processInfo.environment["CASTDECK_BENCH_ITERATIONS"].flat
     var total = 0
     for _ in 0..<n { total += decodeOnce() }
     print("decoded \(total) statuses")
+    exit(0)
+}
+if let n = ProcessInfo.processInfo.environment["CASTDECK_BENCH_TREE_ITERATIONS"].flatMap(Int.init) {
+    var total = 0
+    for _ in 0..<n { total += parseTreeOnce() }
+    print("parsed \(total) statuses as trees")
     exit(0)
 }
 if let n = ProcessInfo.processInfo.environment["CASTDECK_BENCH_ENCODE_ITERATIONS"].flatMap(Int.init) {

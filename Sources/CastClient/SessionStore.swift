@@ -137,7 +137,7 @@ public struct SessionStore: Sendable, Hashable {
     public func all() -> [String: RememberedSession] {
         guard let data = try? readFileBytes(atPath: path), let tree = try? JSONValue(parsing: data),
               let entries = tree.objectValue else { return [:] }
-        return entries.compactMapValues(RememberedSession.init(json:))
+        return entries.dictionary.compactMapValues(RememberedSession.init(json:))
     }
 
     public func session(forDevice deviceID: String) -> RememberedSession? { all()[deviceID] }
@@ -163,7 +163,7 @@ public struct SessionStore: Sendable, Hashable {
     private func write(_ sessions: [String: RememberedSession]) throws(CastClientError) {
         do {
             try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let tree = JSONValue.object(sessions.mapValues(\.json))
+            let tree = JSONValue.object(JSONObject(sessions.mapValues(\.json)))
             try Data((CastJSON.encode(tree) + "\n").utf8).write(to: fileURL, options: .atomic)
         } catch {
             throw .stateFile(path: path, reason: error.localizedDescription)

@@ -115,7 +115,7 @@ extension JSONValue {
 }
 
 struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    let object: [String: JSONValue]
+    let object: JSONObject
     let codingPath: [any CodingKey]
 
     var allKeys: [Key] { object.keys.compactMap { Key(stringValue: $0) } }

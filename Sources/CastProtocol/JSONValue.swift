@@ -11,7 +11,7 @@ public enum JSONValue: Sendable, Hashable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The value as a number, whichever way it was written.
     public var doubleValue: Double? {
@@ -41,7 +41,7 @@ public enum JSONValue: Sendable, Hashable {
         return nil
     }
 
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let o) = self { return o }
         return nil
     }
@@ -124,7 +124,7 @@ extension JSONValue: Codable {
         } else if let a = try? c.decode([JSONValue].self) {
             self = .array(a)
         } else if let o = try? c.decode([String: JSONValue].self) {
-            self = .object(o)
+            self = .object(JSONObject(o))
         } else {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value")
         }
@@ -155,6 +155,6 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(members: elements))
     }
 }

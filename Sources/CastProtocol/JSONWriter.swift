@@ -289,12 +289,12 @@ struct CastJSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            let keys = members.keys.sorted { compare($0, $1) < 0 }
-            for (i, key) in keys.enumerated() {
+            let sorted = members.storage.sorted { compare($0.key, $1.key) < 0 }
+            for (i, member) in sorted.enumerated() {
                 if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(key, to: &out)
+                writeString(member.key, to: &out)
                 out.append(UInt8(ascii: ":"))
-                try write(json: members[key]!, to: &out)
+                try write(json: member.value, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }

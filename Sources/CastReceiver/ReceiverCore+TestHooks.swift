@@ -48,7 +48,7 @@ extension ReceiverCore {
             drop(message, from: c, "unknown test hook")
             return
         }
-        var answer: [String: JSONValue] = ["type": "CLOCK", "now": .double(now)]
+        var answer: JSONObject = ["type": "CLOCK", "now": .double(now)]
         if let rid { answer["requestId"] = .int(Int64(rid)) }
         send(CastMessage(source: CastEndpoint.receiver, destination: message.sourceID, namespace: message.namespace, utf8: CastJSON.encode(JSONValue.object(answer))), to: c)
     }
