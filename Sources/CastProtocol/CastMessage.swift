@@ -216,6 +216,14 @@ enum ProtoWire {
         let n = bytes.count
         var i = 0
         while i < n {
+            // Thirty-two bytes a step while they are all ASCII, then eight.
+            while i + 32 <= n,
+                (raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)
+                    | raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self) | raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+                    & 0x8080_8080_8080_8080 == 0
+            {
+                i += 32
+            }
             while i + 8 <= n, raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 { i += 8 }
             guard i < n else { return true }
             let lead = base[i]

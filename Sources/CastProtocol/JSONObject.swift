@@ -53,6 +53,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         removeRepeatedNames()
     }
 
+    /// Members the parser has found to have different names (`JSONParser.nameMark`).
+    init(distinctMembers: [Member]) {
+        storage = distinctMembers
+    }
+
     /// Whether two member names are the same: compared as UTF-8 code units, as RFC 8259 §8.3
     /// advises for interoperable implementations (and far cheaper than String's comparison by
     /// canonical equivalence, which a name lookup does not need).

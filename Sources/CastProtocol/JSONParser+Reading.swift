@@ -139,6 +139,11 @@ extension JSONParser {
     mutating func readInt() throws(Failure) -> Int {
         let c = try peek()
         guard c == UInt8(ascii: "-") || isDigit(c) else { throw fail("expected a number") }
+        if let q = quickNumber() {
+            if q.fractionDigits == 0, let i = Int(exactly: q.integer) { return i }
+            guard let i = Int(exactly: q.double) else { throw fail("not an integer") }
+            return i
+        }
         let (start, isInteger) = try scanNumber()
         if isInteger, let v = integerValue(from: start), let i = Int(exactly: v) { return i }
         guard let i = Int(exactly: try doubleValue(from: start)) else { throw fail("not an integer") }
@@ -148,6 +153,7 @@ extension JSONParser {
     mutating func readDouble() throws(Failure) -> Double {
         let c = try peek()
         guard c == UInt8(ascii: "-") || isDigit(c) else { throw fail("expected a number") }
+        if let q = quickNumber() { return q.fractionDigits == 0 ? Double(q.integer) : q.double }
         let (start, isInteger) = try scanNumber()
         if isInteger, let v = integerValue(from: start) { return Double(v) }
         return try doubleValue(from: start)
@@ -164,11 +170,23 @@ extension JSONParser {
     mutating func readEnum<E: OpenStringEnum>(_: E.Type) throws(Failure) -> E {
         guard try peek() == UInt8(ascii: "\"") else { throw fail("expected a string") }
         let start = index + 1
-        var end = start
-        while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"), bytes[end] >= 0x20 { end += 1 }
+        let end = endOfPlainRun(from: start)
         if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
             let n = end - start
             let p = bytes.baseAddress! + start
+            if n <= 15, smallStrings {
+                // The spellings are short literals, stored inline: compare the two words an
+                // inline String of these bytes would have, not the bytes.
+                let (low, high) = SmallASCIIString.words(p, count: n, readable: bytes.count - start)
+                let form = high | (SmallASCIIString.smallASCIIForm | UInt64(n)) << 56
+                for (value, name) in E.wireNames {
+                    if let w = SmallASCIIString.inlineWords(of: name), w.0 == low, w.1 == form {
+                        index = end + 1
+                        return value
+                    }
+                }
+                return E(rawValue: try parseString())
+            }
             for (value, name) in E.wireNames
             where name.utf8.count == n && name.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, p, n) == 0 }) == true {
                 index = end + 1
@@ -187,10 +205,18 @@ extension JSONParser {
     mutating func optionalEnum<E: OpenStringEnum>(_ type: E.Type) throws(Failure) -> E? { try takeNull() ? nil : try readEnum(type) }
     mutating func optional<T: JSONReadable>(_: T.Type) throws(Failure) -> T? { try takeNull() ? nil : try T(reading: &self) }
 
+    // Arrays in Cast messages are short (tracks, images, ad breaks and clips, track ids), and
+    // growing one from empty reallocates and moves its elements at 1, 2 and 4: room for four
+    // is made with the first element instead.
+
     mutating func readArray<T: JSONReadable>(of _: T.Type) throws(Failure) -> [T] {
         try enterArray()
         var out: [T] = []
-        while try nextElement() { out.append(try T(reading: &self)) }
+        while try nextElement() {
+            let element = try T(reading: &self)
+            if out.isEmpty { out.reserveCapacity(4) }
+            out.append(element)
+        }
         return out
     }
 
@@ -202,7 +228,11 @@ extension JSONParser {
         if try takeNull() { return nil }
         try enterArray()
         var out: [String] = []
-        while try nextElement() { out.append(try readString()) }
+        while try nextElement() {
+            let element = try readString()
+            if out.isEmpty { out.reserveCapacity(4) }
+            out.append(element)
+        }
         return out
     }
 
@@ -210,7 +240,11 @@ extension JSONParser {
         if try takeNull() { return nil }
         try enterArray()
         var out: [Int] = []
-        while try nextElement() { out.append(try readInt()) }
+        while try nextElement() {
+            let element = try readInt()
+            if out.isEmpty { out.reserveCapacity(4) }
+            out.append(element)
+        }
         return out
     }
 

@@ -29,7 +29,13 @@ struct JSONParser {
     /// Set by the typed reader on entering a container, until its first member or element.
     var atContainerStart = false
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    /// `SmallASCIIString.isAvailable`, read once per parse.
+    let smallStrings: Bool
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
+        smallStrings = SmallASCIIString.isAvailable
+    }
 
     @inline(__always)
     mutating func skipWhitespace() {
@@ -99,6 +105,42 @@ struct JSONParser {
     // its final size, instead of growing as members arrive, and moved out of the stack.
     private var members: ScratchStack<JSONObject.Member>?
     private var elements: ScratchStack<JSONValue>?
+    /// One `nameMark` per member on `members`, for finding repeated names without comparing
+    /// Strings.
+    private var marks: ScratchStack<UInt64>?
+
+    /// A fingerprint of a member name: its length and its bytes (up to 15) or its first and
+    /// last eight bytes, mixed. Equal names have equal marks, however each String is stored,
+    /// so members whose marks all differ have different names and the object needs no other
+    /// check; equal marks send it to `JSONObject`'s full check (JSONObject's pairwise String
+    /// comparisons were a tenth of parsing an untyped tree).
+    @inline(__always)
+    func nameMark(_ name: String) -> UInt64 {
+        if smallStrings, let w = SmallASCIIString.inlineWords(of: name) {
+            // An inline String's words are its bytes, with the form and count in the top byte.
+            return Self.mix(Int(w.1 >> 56) & 0x0F, w.0, w.1 & 0x00FF_FFFF_FFFF_FFFF)
+        }
+        func mark(_ text: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            let n = text.count
+            guard let base = text.baseAddress else { return Self.mix(0, 0, 0) }
+            if n <= 15 {
+                let (low, high) = SmallASCIIString.words(base, count: n, readable: n)
+                return Self.mix(n, low, high)
+            }
+            let raw = UnsafeRawPointer(base)
+            return Self.mix(n, raw.loadUnaligned(as: UInt64.self), raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+        }
+        // A String the parser made is native, and its bytes are read in place.
+        return name.utf8.withContiguousStorageIfAvailable(mark) ?? Array(name.utf8).withUnsafeBufferPointer(mark)
+    }
+
+    @inline(__always)
+    static func mix(_ count: Int, _ a: UInt64, _ b: UInt64) -> UInt64 {
+        var h = UInt64(truncatingIfNeeded: count) &* 0x9E37_79B9_7F4A_7C15
+        h = (h ^ a) &* 0xBF58_476D_1CE4_E5B9
+        h = (h ^ b) &* 0x94D0_49BB_1331_11EB
+        return h ^ (h >> 31)
+    }
 
     private mutating func parseObject(depth: Int) throws(Failure) -> JSONValue {
         guard depth <= Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth) levels") }
@@ -110,11 +152,14 @@ struct JSONParser {
         }
         let stack = members ?? ScratchStack()
         members = stack
+        let nameMarks = marks ?? ScratchStack()
+        marks = nameMarks
         let base = stack.count
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
-            let key = try parseString()
+            let key = try parseName()
+            nameMarks.push(nameMark(key))
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected ':'") }
             index += 1
@@ -126,8 +171,11 @@ struct JSONParser {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
+                let parsed = stack.popArray(from: base)
+                let distinct = nameMarks.topRunIsDistinct(from: base, upTo: JSONObject.smallCount)
+                nameMarks.removeAll(from: base)
                 // A repeated name keeps its first place and its last value.
-                return .object(JSONObject(parsedMembers: stack.popArray(from: base)))
+                return .object(distinct ? JSONObject(distinctMembers: parsed) : JSONObject(parsedMembers: parsed))
             } else {
                 throw fail("expected ',' or '}'")
             }
@@ -161,12 +209,23 @@ struct JSONParser {
         }
     }
 
+    /// A member name: as `parseString`, but the long names of the Cast messages
+    /// (`KnownNames`) are not made again for every message.
+    @inline(__always)
+    mutating func parseName() throws(Failure) -> String {
+        let start = index + 1
+        let end = endOfPlainRun(from: start)
+        guard end < bytes.count, bytes[end] == UInt8(ascii: "\"") else { return try parseString() }
+        index = end + 1
+        return KnownNames.name(bytes.baseAddress! + start, count: end - start) ?? string(at: start, count: end - start)
+    }
+
     mutating func parseString() throws(Failure) -> String {
         let start = index + 1  // after the opening quote
         // Fast path: no escapes.
         index = endOfPlainRun(from: start)
         if index < bytes.count, bytes[index] == UInt8(ascii: "\"") {
-            let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            let s = string(at: start, count: index - start)
             index += 1
             return s
         }
@@ -176,6 +235,16 @@ struct JSONParser {
         try skipString()
         let end = index - 1
         return String(unsafeUninitializedCapacity: end - start) { out in unescape(start..<end, into: out) }
+    }
+
+    /// The String of `count` bytes of text from `start`, which hold no escapes. Short ASCII
+    /// text becomes an inline String directly (`SmallASCIIString`); anything else is copied
+    /// once into the String's own storage and checked there.
+    @inline(__always)
+    func string(at start: Int, count: Int) -> String {
+        let text = bytes.baseAddress! + start
+        if smallStrings, let s = SmallASCIIString.make(text, count: count, readable: bytes.count - start) { return s }
+        return String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self)
     }
 
     /// Writes the text of an escaped string body (already checked by `skipString`) and returns
@@ -259,9 +328,71 @@ struct JSONParser {
     }
 
     mutating func parseNumber() throws(Failure) -> JSONValue {
+        if let q = quickNumber() { return q.fractionDigits == 0 ? .int(q.integer) : .double(q.double) }
         let (start, isInteger) = try scanNumber()
         if isInteger, let v = integerValue(from: start) { return .int(v) }
         return .double(try doubleValue(from: start))
+    }
+
+    /// A number read in one pass, for the common case: no exponent, at most 18 digits, and at
+    /// most 15 when it has a fraction. `integer` is the value when `fractionDigits` is 0 (an
+    /// integer), `double` the value either way.
+    struct QuickNumber {
+        var magnitude: Int64
+        var negative: Bool
+        var fractionDigits: Int
+
+        var integer: Int64 { negative ? -magnitude : magnitude }
+
+        /// Correctly rounded: a mantissa below 2^53 and a power of ten up to 10^22 are exact
+        /// doubles, so one IEEE division rounds once (Clinger's fast path, as `doubleValue`).
+        var double: Double {
+            let d = fractionDigits == 0 ? Double(magnitude) : Double(magnitude) / JSONParser.exactPowersOfTen[fractionDigits]
+            return negative ? -d : d
+        }
+    }
+
+    /// Reads the number at `index` in one pass when it is of the common kind (`QuickNumber`)
+    /// and moves past it; nil, with `index` where it was, for anything else — including what
+    /// is not a number at all — which `scanNumber` and `doubleValue` then read or refuse.
+    /// Scanning the grammar and then reading the digits again was most of a number's cost.
+    @inline(__always)
+    mutating func quickNumber() -> QuickNumber? {
+        let n = bytes.count
+        var i = index
+        var negative = false
+        if i < n, bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
+        guard i < n, isDigit(bytes[i]) else { return nil }
+        var magnitude: Int64 = 0
+        var digits = 1
+        if bytes[i] == UInt8(ascii: "0") {
+            i += 1  // a leading zero is the whole integer part
+        } else {
+            while i < n, isDigit(bytes[i]) {
+                magnitude = magnitude &* 10 &+ Int64(bytes[i] &- 0x30)
+                i += 1
+            }
+            digits = i - index - (negative ? 1 : 0)
+        }
+        var fraction = 0
+        if i < n, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            let fractionStart = i
+            while i < n, isDigit(bytes[i]) {
+                magnitude = magnitude &* 10 &+ Int64(bytes[i] &- 0x30)
+                i += 1
+            }
+            fraction = i - fractionStart
+            guard fraction > 0 else { return nil }
+        }
+        if i < n, bytes[i] | 0x20 == UInt8(ascii: "e") { return nil }
+        // Up to 18 digits the wrapping arithmetic above cannot have wrapped.
+        guard digits + fraction <= (fraction == 0 ? 18 : 15) else { return nil }
+        index = i
+        return QuickNumber(magnitude: magnitude, negative: negative, fractionDigits: fraction)
     }
 
     /// Checks the number grammar at `index` and moves past the number.
@@ -306,7 +437,7 @@ struct JSONParser {
         return v >= 0 ? (negative ? -v : v) : nil
     }
 
-    private static let exactPowersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
+    static let exactPowersOfTen: [Double] = (0...22).map { (0..<$0).reduce(1.0) { r, _ in r * 10 } }
 
     /// The number scanned from `start` to `index` as a correctly rounded double. A mantissa of
     /// at most 15 digits and a power of ten up to 22 are both exact doubles, so one IEEE
@@ -368,7 +499,7 @@ struct JSONParser {
 /// each value, no retain and release, no per-element destroy through the type's metadata (what
 /// slicing an Array and removing the subrange cost: a fifth of parsing an untyped tree).
 final class ScratchStack<Element> {
-    private var storage: UnsafeMutablePointer<Element>
+    fileprivate var storage: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
 
@@ -382,27 +513,79 @@ final class ScratchStack<Element> {
         storage.deallocate()
     }
 
+    @inline(__always)
     func push(_ element: consuming Element) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (storage + count).initialize(to: element)
         count += 1
     }
 
+    /// Doubles the room: out of line, so that `push` stays small enough to inline.
+    @inline(never)
+    private func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
+    }
+
     /// The elements from `start` to the top, in order, taken off the stack.
+    ///
+    /// The array is made with `reserveCapacity` and filled by `append`, not with
+    /// `Array(unsafeUninitializedCapacity:)`: that initializer allocates through a generic
+    /// function of the standard library that looks the array's storage class up in the
+    /// runtime's metadata cache on every call (~450 instructions, a tenth of parsing an
+    /// untyped tree), where `reserveCapacity` is specialized here and finds it in a cached
+    /// accessor.
     func popArray(from start: Int) -> [Element] {
         let n = count - start
-        let run = storage + start
-        let array = [Element](unsafeUninitializedCapacity: n) { buffer, initialized in
-            buffer.baseAddress!.moveInitialize(from: run, count: n)
-            initialized = n
-        }
+        var array: [Element] = []
+        array.reserveCapacity(n)
+        for i in start..<count { array.append((storage + i).move()) }
         count = start
         return array
+    }
+
+    /// Drops the elements from `start` to the top.
+    func removeAll(from start: Int) {
+        (storage + start).deinitialize(count: count - start)
+        count = start
+    }
+}
+
+extension ScratchStack where Element == UInt64 {
+    /// Whether the values from `start` to the top all differ; false also when there are more
+    /// than `limit` of them (the caller then checks another way).
+    func topRunIsDistinct(from start: Int, upTo limit: Int) -> Bool {
+        let n = count - start
+        guard n <= limit else { return false }
+        if n > 6 {
+            // Equal values set the same bit of 256; if no two values share a bit, they differ.
+            var bits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+            var shared = false
+            for i in start..<count {
+                let b = storage[i] >> 56
+                let bit: UInt64 = 1 &<< (b & 63)
+                switch b >> 6 {
+                case 0: shared = shared || bits.0 & bit != 0; bits.0 |= bit
+                case 1: shared = shared || bits.1 & bit != 0; bits.1 |= bit
+                case 2: shared = shared || bits.2 & bit != 0; bits.2 |= bit
+                default: shared = shared || bits.3 & bit != 0; bits.3 |= bit
+                }
+            }
+            if !shared { return true }
+        }
+        var i = start + 1
+        while i < count {
+            let v = storage[i]
+            var j = start
+            while j < i {
+                if storage[j] == v { return false }
+                j += 1
+            }
+            i += 1
+        }
+        return true
     }
 }

@@ -123,3 +123,68 @@ import Testing
         #expect(decoded == [true, true, true, true], "\(file) decoded as [media, receiver, connection, heartbeat]: \(decoded)")
     }
 }
+
+/// Numbers are read in one pass when they are of the common kind (`JSONParser.quickNumber`)
+/// and in two otherwise; both must give what the standard library's conversions give, and
+/// the typed reader's integers and doubles the same as the tree's.
+@Suite struct OnePassNumbers {
+    /// Integers and decimals around every boundary the one-pass reading has: 15 digits with a
+    /// fraction, 18 without, leading zeros, negative zero, and exponents (always two passes).
+    static let texts: [String] = {
+        var texts = ["0", "-0", "0.0", "-0.0", "1", "-1", "7", "0.5", "-0.5", "12.25", "0.1", "0.3", "2.675", "1.005",
+                     "123456789012345", "1234567890123456", "123456789012345678", "1234567890123456789",
+                     "999999999999999999", "9999999999999999999", "-999999999999999999", "9223372036854775807",
+                     "0.000000000000001", "0.0000000000000001", "1.23456789012345", "1.234567890123456",
+                     "12345678901234.5", "123456789012345.6", "99999999999999.99", "4503599627370497.5",
+                     "1e0", "1E2", "-2.5e-3", "6.02214076e23", "1e-400", "0.1e1", "31.5", "888.0", "12815"]
+        for digits in 1...20 {
+            let integer = String(repeating: "9", count: digits)
+            texts += [integer, "-" + integer, "1" + String(repeating: "0", count: digits - 1)]
+            for point in 1..<digits { texts.append(String(integer.prefix(point)) + "." + String(integer.dropFirst(point))) }
+        }
+        return texts
+    }()
+
+    @Test func treeNumbersMatchTheStandardLibrary() throws {
+        for text in Self.texts {
+            let value = try JSONValue(parsing: Array(text.utf8))
+            let isInteger = !text.contains(".") && !text.lowercased().contains("e")
+            if isInteger, let exact = Int64(text) {
+                #expect(value == .int(exact), "\(text)")
+                if case .int = value {} else { Issue.record("\(text) should be an integer, is \(value)") }
+            } else {
+                let expected = try #require(Double(text), "\(text)")
+                guard case .double(let d) = value else {
+                    Issue.record("\(text) should be a double, is \(value)")
+                    continue
+                }
+                #expect(d.bitPattern == expected.bitPattern, "\(text): \(d) against \(expected)")
+            }
+            // Inside an array, followed by more input, the number ends where it should.
+            #expect(try JSONValue(parsing: Array("[\(text),1]".utf8)).arrayValue?.count == 2)
+        }
+    }
+
+    @Test func typedReadersAgreeWithTheTree() throws {
+        for text in Self.texts {
+            let tree = try JSONValue(parsing: Array(text.utf8))
+            let bytes = Array(text.utf8)
+            let double = bytes.withUnsafeBufferPointer { b -> Double? in
+                var p = JSONParser(bytes: b)
+                return try? p.readDouble()
+            }
+            #expect(double.map { $0.bitPattern } == tree.doubleValue.map { $0.bitPattern } || (double == 0 && tree.doubleValue == 0), "\(text)")
+            let int = bytes.withUnsafeBufferPointer { b -> Int? in
+                var p = JSONParser(bytes: b)
+                return try? p.readInt()
+            }
+            #expect(int == tree.intValue, "\(text)")
+        }
+    }
+
+    @Test(arguments: ["01", "-", "-a", "1.", "1.e3", "1e", "1e+", "--1", "+1", ".5", "1.5.5"])
+    func malformedNumbersAreRefused(text: String) {
+        #expect(throws: CastProtocolError.self) { try JSONValue(parsing: Array(text.utf8)) }
+        #expect(throws: CastProtocolError.self) { try JSONValue(parsing: Array("[\(text)]".utf8)) }
+    }
+}
