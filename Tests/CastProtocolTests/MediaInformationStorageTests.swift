@@ -3,7 +3,7 @@
 import Foundation
 import Testing
 
-@testable import CastProtocol
+@_spi(Reference) @testable import CastProtocol
 
 @Suite struct MediaInformationStorageTests {
     static func sample() -> MediaInformation {
@@ -64,5 +64,69 @@ import Testing
     @Test func reflectionShowsTheMembers() {
         let labels = Mirror(reflecting: Self.sample()).children.compactMap(\.label)
         #expect(labels.contains("contentId") && labels.contains("metadata") && labels.contains("customData"))
+    }
+}
+
+// MediaStatus keeps its members behind the same kind of shared reference.
+@Suite struct MediaStatusStorageTests {
+    static func sample() -> MediaStatus {
+        var s = MediaStatus(mediaSessionId: 7, playerState: .playing)
+        s.currentTime = 31.5
+        s.playbackRate = 1
+        s.volume = Volume(level: 0.5, muted: false)
+        s.activeTrackIds = [1]
+        s.media = MediaInformationStorageTests.sample()
+        s.customData = ["k": "v"]
+        return s
+    }
+
+    @Test func aChangedCopyLeavesTheOriginalAlone() {
+        let original = Self.sample()
+        var copy = original
+        copy.playerState = .paused
+        copy.currentTime = 40
+        copy.volume?.level = 1
+        copy.activeTrackIds?.append(2)
+        copy.media?.metadata?.title = "B"
+        copy.mediaSessionId += 1
+        #expect(original.playerState == .playing && original.currentTime == 31.5 && original.volume?.level == 0.5)
+        #expect(original.activeTrackIds == [1] && original.media?.metadata?.title == "A" && original.mediaSessionId == 7)
+        #expect(copy.playerState == .paused && copy.currentTime == 40 && copy.volume?.level == 1 && copy.mediaSessionId == 8)
+        #expect(copy != original)
+        // Statuses in arrays and messages are values too.
+        var message = MediaStatusMessage(requestId: 1, status: [original])
+        let kept = message
+        message.status[0].idleReason = .finished
+        #expect(kept.status[0].idleReason == nil && message.status[0].idleReason == .finished)
+    }
+
+    @Test func equalMembersAreEqualAndHashAlike() {
+        let a = Self.sample(), b = Self.sample()
+        #expect(a == b && a.hashValue == b.hashValue && Set([a, b]).count == 1)
+        var c = b
+        c.currentTime = 1
+        #expect(c != a)
+        c.currentTime = 31.5
+        #expect(c == a)
+    }
+
+    @Test func everyWayOfDecodingGivesTheSameStatus() throws {
+        let status = Self.sample()
+        let text = CastJSON.encode(MediaMessage.mediaStatus(MediaStatusMessage(requestId: 3, status: [status])))
+        let onePass = try #require(CastJSON.readMediaStatus(Array(text.utf8)))
+        let tree = try CastJSON.decodeThroughTree(MediaMessage.self, fromUTF8: Array(text.utf8), namespace: "media")
+        let foundation = try JSONDecoder().decode(MediaMessage.self, from: Data(text.utf8))
+        #expect(onePass == tree && tree == foundation)
+        guard case .mediaStatus(let m) = onePass else { Issue.record("not a status"); return }
+        #expect(m.status == [status])
+    }
+
+    @Test func reflectionAndCodableShowTheMembers() throws {
+        let labels = Mirror(reflecting: Self.sample()).children.compactMap(\.label)
+        #expect(labels.contains("mediaSessionId") && labels.contains("playerState") && labels.contains("customData"))
+        let data = try JSONEncoder().encode(Self.sample())
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(Set(object.keys) == ["mediaSessionId", "playerState", "currentTime", "playbackRate", "volume", "activeTrackIds", "media", "customData"])
+        #expect(try JSONDecoder().decode(MediaStatus.self, from: data) == Self.sample())
     }
 }

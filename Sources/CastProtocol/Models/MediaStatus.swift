@@ -8,7 +8,7 @@
 /// every MediaStatus (which holds it twice, once under `extendedStatus`) and QueueItem copied
 /// them whenever a status was decoded, stored or handed on: a tenth of decoding a status was
 /// memmove. Reading and changing members works as with any struct.
-public struct MediaInformation: Hashable, Sendable {
+public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
     /// The members, as they are on the wire (the Codable form is theirs).
     struct Fields: Codable, Hashable, Sendable {
         var contentId: String
@@ -27,25 +27,9 @@ public struct MediaInformation: Hashable, Sendable {
         var customData: JSONValue?
     }
 
-    /// Shared between copies until one of them changes (see `fields`); never mutated while shared.
-    final class Storage: @unchecked Sendable {
-        var fields: Fields
-        init(_ fields: Fields) { self.fields = fields }
-    }
+    var box: CopyOnWrite<Fields>
 
-    private var storage: Storage
-
-    init(fields: Fields) { storage = Storage(fields) }
-
-    /// The members, for reading; changing them through `fields` first makes the storage this
-    /// value's own.
-    var fields: Fields {
-        get { storage.fields }
-        _modify {
-            if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.fields) }
-            yield &storage.fields
-        }
-    }
+    init(box: CopyOnWrite<Fields>) { self.box = box }
 
     public init(
         contentId: String, contentUrl: String? = nil, streamType: StreamType? = .buffered, contentType: String? = nil,
@@ -60,79 +44,79 @@ public struct MediaInformation: Hashable, Sendable {
     }
 
     public var contentId: String {
-        get { storage.fields.contentId }
+        get { box.storage.fields.contentId }
         _modify { yield &fields.contentId }
     }
     public var contentUrl: String? {
-        get { storage.fields.contentUrl }
+        get { box.storage.fields.contentUrl }
         _modify { yield &fields.contentUrl }
     }
     /// Required by the protocol, but some senders send null.
     public var streamType: StreamType? {
-        get { storage.fields.streamType }
+        get { box.storage.fields.streamType }
         _modify { yield &fields.streamType }
     }
     public var contentType: String? {
-        get { storage.fields.contentType }
+        get { box.storage.fields.contentType }
         _modify { yield &fields.contentType }
     }
     public var metadata: MediaMetadata? {
-        get { storage.fields.metadata }
+        get { box.storage.fields.metadata }
         _modify { yield &fields.metadata }
     }
     /// Seconds; absent for live streams.
     public var duration: Double? {
-        get { storage.fields.duration }
+        get { box.storage.fields.duration }
         _modify { yield &fields.duration }
     }
     public var tracks: [MediaTrack]? {
-        get { storage.fields.tracks }
+        get { box.storage.fields.tracks }
         _modify { yield &fields.tracks }
     }
     public var textTrackStyle: TextTrackStyle? {
-        get { storage.fields.textTrackStyle }
+        get { box.storage.fields.textTrackStyle }
         _modify { yield &fields.textTrackStyle }
     }
     public var breaks: [AdBreak]? {
-        get { storage.fields.breaks }
+        get { box.storage.fields.breaks }
         _modify { yield &fields.breaks }
     }
     public var breakClips: [AdBreakClip]? {
-        get { storage.fields.breakClips }
+        get { box.storage.fields.breakClips }
         _modify { yield &fields.breakClips }
     }
     public var vmapAdsRequest: AdsRequest? {
-        get { storage.fields.vmapAdsRequest }
+        get { box.storage.fields.vmapAdsRequest }
         _modify { yield &fields.vmapAdsRequest }
     }
     public var hlsSegmentFormat: String? {
-        get { storage.fields.hlsSegmentFormat }
+        get { box.storage.fields.hlsSegmentFormat }
         _modify { yield &fields.hlsSegmentFormat }
     }
     public var entity: String? {
-        get { storage.fields.entity }
+        get { box.storage.fields.entity }
         _modify { yield &fields.entity }
     }
     public var customData: JSONValue? {
-        get { storage.fields.customData }
+        get { box.storage.fields.customData }
         _modify { yield &fields.customData }
     }
 
     public static func == (a: MediaInformation, b: MediaInformation) -> Bool {
-        a.storage === b.storage || a.storage.fields == b.storage.fields
+        a.box.isShared(with: b.box) || a.box.fields == b.box.fields
     }
 
-    public func hash(into hasher: inout Hasher) { storage.fields.hash(into: &hasher) }
+    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 }
 
 extension MediaInformation: Codable {
     public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
-    public func encode(to encoder: any Encoder) throws { try storage.fields.encode(to: encoder) }
+    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
 }
 
 /// Debuggers, `dump` and reflection see the members, as for any other model.
 extension MediaInformation: CustomReflectable {
-    public var customMirror: Mirror { Mirror(reflecting: storage.fields) }
+    public var customMirror: Mirror { Mirror(reflecting: box.fields) }
 }
 
 /// An entry of a media queue. `itemId` is assigned by the receiver: leave it out in
@@ -214,36 +198,129 @@ public struct ExtendedMediaStatus: Codable, Hashable, Sendable {
 }
 
 /// The state of one media session as the receiver reports it.
-public struct MediaStatus: Codable, Hashable, Sendable {
-    public var mediaSessionId: Int
-    public var playerState: PlayerState
+///
+/// A value type like the others, but, as `MediaInformation`, its members live behind one
+/// reference and are copied only when a shared value is changed (copy on write). Stored inline
+/// a status is ~590 bytes, and every status is moved and copied many times between the socket
+/// and the window: into its array, its message, the session's snapshot and every observer.
+/// Reading and changing members works as with any struct.
+public struct MediaStatus: Hashable, Sendable, CopyOnWriteModel {
+    /// The members, as they are on the wire (the Codable form is theirs).
+    struct Fields: Codable, Hashable, Sendable {
+        var mediaSessionId: Int
+        var playerState: PlayerState
+        var idleReason: IdleReason?
+        var currentTime: Double?
+        var playbackRate: Double?
+        var supportedMediaCommands: MediaCommands?
+        var volume: Volume?
+        var activeTrackIds: [Int]?
+        var media: MediaInformation?
+        var breakStatus: BreakStatus?
+        var currentItemId: Int?
+        var loadingItemId: Int?
+        var preloadedItemId: Int?
+        var items: [QueueItem]?
+        var repeatMode: RepeatMode?
+        var queueData: QueueData?
+        var liveSeekableRange: LiveSeekableRange?
+        var videoInfo: VideoInfo?
+        var extendedStatus: ExtendedMediaStatus?
+        var customData: JSONValue?
+    }
+
+    var box: CopyOnWrite<Fields>
+
+    init(box: CopyOnWrite<Fields>) { self.box = box }
+
+    public var mediaSessionId: Int {
+        get { box.storage.fields.mediaSessionId }
+        _modify { yield &fields.mediaSessionId }
+    }
+    public var playerState: PlayerState {
+        get { box.storage.fields.playerState }
+        _modify { yield &fields.playerState }
+    }
     /// Only while IDLE, when the reason is known.
-    public var idleReason: IdleReason?
+    public var idleReason: IdleReason? {
+        get { box.storage.fields.idleReason }
+        _modify { yield &fields.idleReason }
+    }
     /// Seconds.
-    public var currentTime: Double?
-    public var playbackRate: Double?
-    public var supportedMediaCommands: MediaCommands?
+    public var currentTime: Double? {
+        get { box.storage.fields.currentTime }
+        _modify { yield &fields.currentTime }
+    }
+    public var playbackRate: Double? {
+        get { box.storage.fields.playbackRate }
+        _modify { yield &fields.playbackRate }
+    }
+    public var supportedMediaCommands: MediaCommands? {
+        get { box.storage.fields.supportedMediaCommands }
+        _modify { yield &fields.supportedMediaCommands }
+    }
     /// The stream volume (not the device volume).
-    public var volume: Volume?
-    public var activeTrackIds: [Int]?
+    public var volume: Volume? {
+        get { box.storage.fields.volume }
+        _modify { yield &fields.volume }
+    }
+    public var activeTrackIds: [Int]? {
+        get { box.storage.fields.activeTrackIds }
+        _modify { yield &fields.activeTrackIds }
+    }
     /// Sent only when it changed: keep the last one (see `merging(previous:)`).
-    public var media: MediaInformation?
+    public var media: MediaInformation? {
+        get { box.storage.fields.media }
+        _modify { yield &fields.media }
+    }
     /// Present only while an ad break plays.
-    public var breakStatus: BreakStatus?
-    public var currentItemId: Int?
-    public var loadingItemId: Int?
-    public var preloadedItemId: Int?
-    public var items: [QueueItem]?
-    public var repeatMode: RepeatMode?
-    public var queueData: QueueData?
-    public var liveSeekableRange: LiveSeekableRange?
-    public var videoInfo: VideoInfo?
-    public var extendedStatus: ExtendedMediaStatus?
-    public var customData: JSONValue?
+    public var breakStatus: BreakStatus? {
+        get { box.storage.fields.breakStatus }
+        _modify { yield &fields.breakStatus }
+    }
+    public var currentItemId: Int? {
+        get { box.storage.fields.currentItemId }
+        _modify { yield &fields.currentItemId }
+    }
+    public var loadingItemId: Int? {
+        get { box.storage.fields.loadingItemId }
+        _modify { yield &fields.loadingItemId }
+    }
+    public var preloadedItemId: Int? {
+        get { box.storage.fields.preloadedItemId }
+        _modify { yield &fields.preloadedItemId }
+    }
+    public var items: [QueueItem]? {
+        get { box.storage.fields.items }
+        _modify { yield &fields.items }
+    }
+    public var repeatMode: RepeatMode? {
+        get { box.storage.fields.repeatMode }
+        _modify { yield &fields.repeatMode }
+    }
+    public var queueData: QueueData? {
+        get { box.storage.fields.queueData }
+        _modify { yield &fields.queueData }
+    }
+    public var liveSeekableRange: LiveSeekableRange? {
+        get { box.storage.fields.liveSeekableRange }
+        _modify { yield &fields.liveSeekableRange }
+    }
+    public var videoInfo: VideoInfo? {
+        get { box.storage.fields.videoInfo }
+        _modify { yield &fields.videoInfo }
+    }
+    public var extendedStatus: ExtendedMediaStatus? {
+        get { box.storage.fields.extendedStatus }
+        _modify { yield &fields.extendedStatus }
+    }
+    public var customData: JSONValue? {
+        get { box.storage.fields.customData }
+        _modify { yield &fields.customData }
+    }
 
     public init(mediaSessionId: Int, playerState: PlayerState) {
-        self.mediaSessionId = mediaSessionId
-        self.playerState = playerState
+        self.init(fields: Fields(mediaSessionId: mediaSessionId, playerState: playerState))
     }
 
     /// Whether the receiver allows a command now.
@@ -262,4 +339,20 @@ public struct MediaStatus: Codable, Hashable, Sendable {
 
     /// The media being played or, while the next one loads, the one loading.
     public var effectiveMedia: MediaInformation? { media ?? extendedStatus?.media }
+
+    public static func == (a: MediaStatus, b: MediaStatus) -> Bool {
+        a.box.isShared(with: b.box) || a.box.fields == b.box.fields
+    }
+
+    public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
+}
+
+extension MediaStatus: Codable {
+    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
+    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
+}
+
+/// Debuggers, `dump` and reflection see the members, as for any other model.
+extension MediaStatus: CustomReflectable {
+    public var customMirror: Mirror { Mirror(reflecting: box.fields) }
 }

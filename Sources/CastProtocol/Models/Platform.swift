@@ -59,8 +59,10 @@ public struct ConnectedMessage: Codable, Hashable, Sendable {
     public init(protocolVersion: Int? = nil) { self.protocolVersion = protocolVersion }
 }
 
+/// One message of the connection namespace. CONNECT's payload (~175 bytes) is boxed, as the
+/// large media requests are (`MediaMessage`), so that every `NamespacedMessage` is not that large.
 public enum ConnectionMessage: Hashable, Sendable {
-    case connect(ConnectRequest)
+    indirect case connect(ConnectRequest)
     case close(CloseMessage)
     case connected(ConnectedMessage)
     case unknown(type: String, payload: JSONValue)

@@ -223,30 +223,31 @@ extension BreakStatus: JSONReadable {
 extension MediaInformation: JSONReadable {
     init(reading r: inout JSONParser) throws(JSONParser.Failure) {
         var id: String?
-        var f = Fields(contentId: "")
+        // The members go straight into the storage the value will hold.
+        let storage = CopyOnWrite<Fields>.Storage(Fields(contentId: ""))
         try r.enterObject()
         while let key = try r.nextKey() {
             switch key {
             case "contentId": id = try r.readString()
-            case "contentUrl": f.contentUrl = try r.optionalString()
-            case "streamType": f.streamType = try r.optionalEnum(StreamType.self)
-            case "contentType": f.contentType = try r.optionalString()
-            case "metadata": f.metadata = try r.optional(MediaMetadata.self)
-            case "duration": f.duration = try r.optionalDouble()
-            case "tracks": f.tracks = try r.optionalArray(of: MediaTrack.self)
-            case "textTrackStyle": f.textTrackStyle = try r.optional(TextTrackStyle.self)
-            case "breaks": f.breaks = try r.optionalArray(of: AdBreak.self)
-            case "breakClips": f.breakClips = try r.optionalArray(of: AdBreakClip.self)
-            case "vmapAdsRequest": f.vmapAdsRequest = try r.optional(AdsRequest.self)
-            case "hlsSegmentFormat": f.hlsSegmentFormat = try r.optionalString()
-            case "entity": f.entity = try r.optionalString()
-            case "customData": f.customData = try r.optionalValue()
+            case "contentUrl": storage.fields.contentUrl = try r.optionalString()
+            case "streamType": storage.fields.streamType = try r.optionalEnum(StreamType.self)
+            case "contentType": storage.fields.contentType = try r.optionalString()
+            case "metadata": storage.fields.metadata = try r.optional(MediaMetadata.self)
+            case "duration": storage.fields.duration = try r.optionalDouble()
+            case "tracks": storage.fields.tracks = try r.optionalArray(of: MediaTrack.self)
+            case "textTrackStyle": storage.fields.textTrackStyle = try r.optional(TextTrackStyle.self)
+            case "breaks": storage.fields.breaks = try r.optionalArray(of: AdBreak.self)
+            case "breakClips": storage.fields.breakClips = try r.optionalArray(of: AdBreakClip.self)
+            case "vmapAdsRequest": storage.fields.vmapAdsRequest = try r.optional(AdsRequest.self)
+            case "hlsSegmentFormat": storage.fields.hlsSegmentFormat = try r.optionalString()
+            case "entity": storage.fields.entity = try r.optionalString()
+            case "customData": storage.fields.customData = try r.optionalValue()
             default: try r.skipValue()
             }
         }
         guard let id else { throw r.fail("missing contentId") }
-        f.contentId = id
-        self.init(fields: f)
+        storage.fields.contentId = id
+        self.init(filled: storage)
     }
 }
 
@@ -340,36 +341,40 @@ extension MediaStatus: JSONReadable {
     init(reading r: inout JSONParser) throws(JSONParser.Failure) {
         var session: Int?
         var state: PlayerState?
+        // The members go straight into the storage the value will hold (a status is ~590
+        // bytes: built apart, it would be copied in at the end).
+        let storage = CopyOnWrite<Fields>.Storage(Fields(mediaSessionId: 0, playerState: .idle))
         try r.enterObject()
         while let key = try r.nextKey() {
             switch key {
             case "mediaSessionId": session = try r.readInt()
             case "playerState": state = try r.readEnum(PlayerState.self)
-            case "idleReason": idleReason = try r.optionalEnum(IdleReason.self)
-            case "currentTime": currentTime = try r.optionalDouble()
-            case "playbackRate": playbackRate = try r.optionalDouble()
+            case "idleReason": storage.fields.idleReason = try r.optionalEnum(IdleReason.self)
+            case "currentTime": storage.fields.currentTime = try r.optionalDouble()
+            case "playbackRate": storage.fields.playbackRate = try r.optionalDouble()
             case "supportedMediaCommands":
-                supportedMediaCommands = try r.takeNull() ? nil : MediaCommands(rawValue: try r.readInt())
-            case "volume": volume = try r.optional(Volume.self)
-            case "activeTrackIds": activeTrackIds = try r.optionalInts()
-            case "media": media = try r.optional(MediaInformation.self)
-            case "breakStatus": breakStatus = try r.optional(BreakStatus.self)
-            case "currentItemId": currentItemId = try r.optionalInt()
-            case "loadingItemId": loadingItemId = try r.optionalInt()
-            case "preloadedItemId": preloadedItemId = try r.optionalInt()
-            case "items": items = try r.optionalArray(of: QueueItem.self)
-            case "repeatMode": repeatMode = try r.optionalEnum(RepeatMode.self)
-            case "queueData": queueData = try r.optional(QueueData.self)
-            case "liveSeekableRange": liveSeekableRange = try r.optional(LiveSeekableRange.self)
-            case "videoInfo": videoInfo = try r.optional(VideoInfo.self)
-            case "extendedStatus": extendedStatus = try r.optional(ExtendedMediaStatus.self)
-            case "customData": customData = try r.optionalValue()
+                storage.fields.supportedMediaCommands = try r.takeNull() ? nil : MediaCommands(rawValue: try r.readInt())
+            case "volume": storage.fields.volume = try r.optional(Volume.self)
+            case "activeTrackIds": storage.fields.activeTrackIds = try r.optionalInts()
+            case "media": storage.fields.media = try r.optional(MediaInformation.self)
+            case "breakStatus": storage.fields.breakStatus = try r.optional(BreakStatus.self)
+            case "currentItemId": storage.fields.currentItemId = try r.optionalInt()
+            case "loadingItemId": storage.fields.loadingItemId = try r.optionalInt()
+            case "preloadedItemId": storage.fields.preloadedItemId = try r.optionalInt()
+            case "items": storage.fields.items = try r.optionalArray(of: QueueItem.self)
+            case "repeatMode": storage.fields.repeatMode = try r.optionalEnum(RepeatMode.self)
+            case "queueData": storage.fields.queueData = try r.optional(QueueData.self)
+            case "liveSeekableRange": storage.fields.liveSeekableRange = try r.optional(LiveSeekableRange.self)
+            case "videoInfo": storage.fields.videoInfo = try r.optional(VideoInfo.self)
+            case "extendedStatus": storage.fields.extendedStatus = try r.optional(ExtendedMediaStatus.self)
+            case "customData": storage.fields.customData = try r.optionalValue()
             default: try r.skipValue()
             }
         }
         guard let session, let state else { throw r.fail("missing mediaSessionId or playerState") }
-        mediaSessionId = session
-        playerState = state
+        storage.fields.mediaSessionId = session
+        storage.fields.playerState = state
+        self.init(filled: storage)
     }
 }
 
