@@ -72,37 +72,57 @@ result("castctl status --json, whole process", med["castctl status --json"], med
        "the same CastClient calls without the command line (castdeck-bench-client status)", "ms", "lower")
 PY
 
-echo "== client 2: SET_PLAYBACK_RATE -> acknowledged MEDIA_STATUS latency, $ITER samples each"
-swift_json=$("$BIN/castdeck-bench-client" "$DEVICE" "$ITER")
-py_json=$(.venv/bin/python Benchmarks/client/pychromecast_rate.py "$DEVICE" "$ITER")
-# The same session run on a network thread (withNetworkThreadExecution), as castctl does.
-swift_nt_json=$("$BIN/castdeck-bench-client" "$DEVICE" "$ITER" network-thread)
-ping=$("$work/tls-floor" ping "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")
-crate=$("$work/tls-floor" rate "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")
-.venv/bin/python - "$swift_json" "$py_json" "$ping" "$crate" "$swift_nt_json" <<'PY'
-import json, sys
-a, b = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-p, c = sys.argv[3].split(), sys.argv[4].split()
-n = json.loads(sys.argv[5])
-ping50, ping99 = float(p[1]), float(p[3])
-c50, c99 = float(c[1]), float(c[3])
-for r in (a, n, b):
-    print(f"  {r['peer']:14s} p50 {r['p50_ms']:7.3f} ms   p99 {r['p99_ms']:7.3f} ms   ({r['iterations']} samples)")
-print(f"  C + OpenSSL    p50 {c50:7.3f} ms   p99 {c99:7.3f} ms   (the same command, no client work: the floor)")
-print(f"  PING → PONG    p50 {ping50:7.3f} ms   p99 {ping99:7.3f} ms   (C + OpenSSL, same receiver)")
-print(f"  ratio pychromecast / castdeck: p50 {b['p50_ms'] / a['p50_ms']:.2f}x, p99 {b['p99_ms'] / a['p99_ms']:.2f}x;"
-      f" castdeck p50 / PING p50: {a['p50_ms'] / ping50:.2f}")
+# Each peer runs ROUNDS times, interleaved so that drift on the machine hits all of them alike;
+# each run is ITER samples, and a peer's figure is the median over its rounds of that run's
+# percentile (one run of 2,000 samples moved by a quarter between runs at p99).
+ROUNDS=${ROUNDS:-5}
+echo "== client 2: SET_PLAYBACK_RATE -> acknowledged MEDIA_STATUS latency, $ROUNDS rounds of $ITER samples each"
+runs="$work/rate-runs"
+: >"$runs"
+for round in $(seq "$ROUNDS"); do
+  echo "pool $("$BIN/castdeck-bench-client" "$DEVICE" "$ITER")" >>"$runs"
+  echo "pychromecast $(.venv/bin/python Benchmarks/client/pychromecast_rate.py "$DEVICE" "$ITER")" >>"$runs"
+  # The same session run on a network thread (withNetworkThreadExecution), as castctl does.
+  echo "thread $("$BIN/castdeck-bench-client" "$DEVICE" "$ITER" network-thread)" >>"$runs"
+  echo "ping $("$work/tls-floor" ping "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")" >>"$runs"
+  echo "floor $("$work/tls-floor" rate "${DEVICE%:*}" "${DEVICE##*:}" "$ITER")" >>"$runs"
+  echo "  round $round of $ROUNDS done"
+done
+.venv/bin/python - "$runs" "$ITER" <<'PY'
+import json, statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    kind, rest = line.split(" ", 1)
+    if kind in ("ping", "floor"):
+        f = rest.split()  # "p50 X p99 Y ..." as tls-floor prints it
+        runs.setdefault(kind, []).append((float(f[1]), float(f[3])))
+    else:
+        r = json.loads(rest)
+        runs.setdefault(kind, []).append((r["p50_ms"], r["p99_ms"]))
+iterations = int(sys.argv[2])
+med = {k: (statistics.median(x for x, _ in v), statistics.median(y for _, y in v)) for k, v in runs.items()}
+rounds = len(runs["pool"])
+names = {"pool": "castdeck", "thread": "castdeck (network thread)", "pychromecast": "pychromecast",
+         "floor": "C + OpenSSL", "ping": "PING → PONG"}
+for k in ("pool", "thread", "pychromecast", "floor", "ping"):
+    each = ", ".join(f"{x:.3f}/{y:.3f}" for x, y in runs[k])
+    print(f"  {names[k]:26s} p50 {med[k][0]:7.3f} ms   p99 {med[k][1]:7.3f} ms   (median of {rounds} rounds of {iterations}; p50/p99 each round: {each})")
+print("  (C + OpenSSL: the same command with no client work, the floor; PING → PONG: C + OpenSSL, same receiver)")
+a, n, b = med["pool"], med["thread"], med["pychromecast"]
+ping50, c50, c99 = med["ping"][0], med["floor"][0], med["floor"][1]
+print(f"  ratio pychromecast / castdeck: p50 {b[0] / a[0]:.2f}x, p99 {b[1] / a[1]:.2f}x; castdeck p50 / PING p50: {a[0] / ping50:.2f}")
+samples = f"median of {rounds} rounds × {iterations:,} samples"
 def result(name, ours, peer, peer_name, better="lower"):
     print("bench-result: " + json.dumps({"area": "client", "name": name, "ours": ours, "peer": peer,
-                                          "peer_name": peer_name, "unit": "ms", "better": better}))
-result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], b["p50_ms"], "pychromecast")
-result("SET_PLAYBACK_RATE → acknowledged status, p99", a["p99_ms"], b["p99_ms"], "pychromecast")
-result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
-result("SET_PLAYBACK_RATE → acknowledged status, p50", a["p50_ms"], c50, "C + OpenSSL, same command (floor)")
-result("SET_PLAYBACK_RATE → acknowledged status, p99", a["p99_ms"], c99, "C + OpenSSL, same command (floor)")
-print(f"  on a network thread: p50 {b['p50_ms'] / n['p50_ms']:.2f}x, p99 {b['p99_ms'] / n['p99_ms']:.2f}x pychromecast;"
-      f" p50 / PING p50: {n['p50_ms'] / ping50:.2f}")
-result("SET_PLAYBACK_RATE → acknowledged status, p50, session on a network thread", n["p50_ms"], b["p50_ms"], "pychromecast")
-result("SET_PLAYBACK_RATE → acknowledged status, p99, session on a network thread", n["p99_ms"], b["p99_ms"], "pychromecast")
-result("SET_PLAYBACK_RATE → acknowledged status, p50, session on a network thread", n["p50_ms"], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
+                                          "peer_name": peer_name, "unit": "ms", "better": better,
+                                          "samples": samples}, ensure_ascii=False))
+result("SET_PLAYBACK_RATE → acknowledged status, p50", a[0], b[0], "pychromecast")
+result("SET_PLAYBACK_RATE → acknowledged status, p99", a[1], b[1], "pychromecast")
+result("SET_PLAYBACK_RATE → acknowledged status, p50", a[0], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
+result("SET_PLAYBACK_RATE → acknowledged status, p50", a[0], c50, "C + OpenSSL, same command (floor)")
+result("SET_PLAYBACK_RATE → acknowledged status, p99", a[1], c99, "C + OpenSSL, same command (floor)")
+print(f"  on a network thread: p50 {b[0] / n[0]:.2f}x, p99 {b[1] / n[1]:.2f}x pychromecast; p50 / PING p50: {n[0] / ping50:.2f}")
+result("SET_PLAYBACK_RATE → acknowledged status, p50, session on a network thread", n[0], b[0], "pychromecast")
+result("SET_PLAYBACK_RATE → acknowledged status, p99, session on a network thread", n[1], b[1], "pychromecast")
+result("SET_PLAYBACK_RATE → acknowledged status, p50, session on a network thread", n[0], 2 * ping50, "2 × PING → PONG (C + OpenSSL)")
 PY
