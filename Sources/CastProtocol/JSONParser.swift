@@ -155,6 +155,9 @@ struct JSONParser {
         let nameMarks = marks ?? ScratchStack()
         marks = nameMarks
         let base = stack.count
+        // The two stacks are not level: a member's mark goes on before its value is read, the
+        // member itself after, so each keeps its own start.
+        let markBase = nameMarks.count
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a member name") }
@@ -172,8 +175,8 @@ struct JSONParser {
             } else if bytes[index] == UInt8(ascii: "}") {
                 index += 1
                 let parsed = stack.popArray(from: base)
-                let distinct = nameMarks.topRunIsDistinct(from: base, upTo: JSONObject.smallCount)
-                nameMarks.removeAll(from: base)
+                let distinct = nameMarks.topRunIsDistinct(from: markBase, upTo: JSONObject.smallCount)
+                nameMarks.removeAll(from: markBase)
                 // A repeated name keeps its first place and its last value.
                 return .object(distinct ? JSONObject(distinctMembers: parsed) : JSONObject(parsedMembers: parsed))
             } else {

@@ -84,3 +84,32 @@ import Testing
         #expect(nonASCII.keys == ["é", "e"] && nonASCII["é"] == 2)
     }
 }
+
+/// Repeated names deep inside nested objects, beside and after other nested objects: each
+/// object's names are checked against its own, whatever was read inside its members.
+@Suite struct RepeatedNamesInNestedObjects {
+    @Test func everyLevelKeepsItsNamesOnce() throws {
+        let text = #"{"a":1,"b":{"c":1,"d":{"e":{"f":1,"g":2},"h":[{"i":1},{"i":2,"i":3}]},"c":{"x":1,"y":2,"z":3,"w":4,"v":5,"u":6,"t":7},"k":2},"l":[1],"b":3,"m":{}}"#
+        let v = try JSONValue(parsing: Array(text.utf8))
+        let top = try #require(v.objectValue)
+        #expect(top.keys == ["a", "b", "l", "m"])
+        #expect(top["b"] == 3)
+        let inner = try JSONValue(parsing: Array(#"{"c":1,"d":{"e":{"f":1,"g":2},"h":[{"i":1},{"i":2,"i":3}]},"c":{"x":1},"k":2}"#.utf8))
+        #expect(inner.objectValue?.keys == ["c", "d", "k"])
+        #expect(inner["c"]?["x"] == 1)
+        #expect(inner["d"]?["h"]?.arrayValue?[1].objectValue?.keys == ["i"])
+        #expect(inner["d"]?["h"]?.arrayValue?[1]["i"] == 3)
+        // Every object of the tree has each name once, and the whole survives a round trip.
+        func check(_ value: JSONValue) {
+            switch value {
+            case .object(let o):
+                #expect(Set(o.keys).count == o.keys.count, "repeated names in \(o.keys)")
+                o.values.forEach(check)
+            case .array(let a): a.forEach(check)
+            default: break
+            }
+        }
+        check(v)
+        #expect(try JSONValue(parsing: Array(CastJSON.encode(v).utf8)) == v)
+    }
+}
