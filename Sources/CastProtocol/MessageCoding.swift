@@ -29,6 +29,7 @@ public enum CastJSON {
     @_spi(Reference) public static func readMediaStatus(_ bytes: some Collection<UInt8>) -> MediaMessage? {
         bytes.withContiguousStorageIfAvailable { buffer -> MediaMessage? in
             var p = JSONParser(bytes: buffer)
+            defer { p.finish() }
             guard let message = try? MediaMessage.readStatus(&p) else { return nil }
             p.skipWhitespace()
             return p.index == buffer.count ? message : nil

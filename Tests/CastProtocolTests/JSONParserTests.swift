@@ -1,7 +1,8 @@
 import Foundation
+import Synchronization
 import Testing
 
-@testable import CastProtocol
+@_spi(Reference) @testable import CastProtocol
 
 @Suite struct JSONParsing {
     func parse(_ text: String) throws(CastProtocolError) -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
@@ -186,5 +187,40 @@ import Testing
     func malformedNumbersAreRefused(text: String) {
         #expect(throws: CastProtocolError.self) { try JSONValue(parsing: Array(text.utf8)) }
         #expect(throws: CastProtocolError.self) { try JSONValue(parsing: Array("[\(text)]".utf8)) }
+    }
+}
+
+/// The parser keeps its scratch stacks per thread between parses (`ParserScratch`): parses on
+/// many threads at once, a parse after one that failed half-way, and a parse after one whose
+/// stacks grew large must all give exactly what a fresh parser gives.
+@Suite struct ParserScratchReuse {
+    static let text = #"{"a":[1,{"b":"c","d":[true,null]}],"e":{"f":{"g":"h"},"f":2},"i":"jklmnopqrstuvwxyz"}"#
+    static let expected: JSONValue = ["a": [1, ["b": "c", "d": [true, nil]]], "e": ["f": 2], "i": "jklmnopqrstuvwxyz"]
+
+    @Test func parsesOnManyThreadsAtOnceAgree() {
+        let failures = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            for _ in 0..<200 {
+                let ok = (try? JSONValue(parsing: Array(Self.text.utf8))) == Self.expected
+                // Every other thread also decodes a status, which reads through the same stacks.
+                let status = i % 2 == 0 || CastJSON.readMediaStatus(Array(#"{"type":"MEDIA_STATUS","status":[{"mediaSessionId":1,"playerState":"IDLE","customData":{"x":[{"y":1}]}}]}"#.utf8)) != nil
+                if !(ok && status) { failures.withLock { $0 += 1 } }
+            }
+        }
+        #expect(failures.withLock { $0 } == 0)
+    }
+
+    @Test func aParseAfterAFailedOneIsClean() throws {
+        for broken in [#"{"a":[1,{"b":"c","d":[true,"#, #"{"a":{"b":{"c":1,"#, #"[[[{"x":1},{"y":"#] {
+            #expect(throws: CastProtocolError.self) { try JSONValue(parsing: Array(broken.utf8)) }
+            #expect(try JSONValue(parsing: Array(Self.text.utf8)) == Self.expected)
+        }
+    }
+
+    @Test func aParseAfterAHugeOneIsClean() throws {
+        let members = (0..<10_000).map { "\"k\($0)\":[\($0)]" }.joined(separator: ",")
+        let huge = try JSONValue(parsing: Array("{\(members)}".utf8))
+        #expect(huge.objectValue?.count == 10_000)
+        #expect(try JSONValue(parsing: Array(Self.text.utf8)) == Self.expected)
     }
 }
