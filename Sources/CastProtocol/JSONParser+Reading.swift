@@ -139,24 +139,22 @@ extension JSONParser {
     mutating func readInt() throws(Failure) -> Int {
         let c = try peek()
         guard c == UInt8(ascii: "-") || isDigit(c) else { throw fail("expected a number") }
-        if let q = quickNumber() {
-            if q.fractionDigits == 0, let i = Int(exactly: q.integer) { return i }
-            guard let i = Int(exactly: q.double) else { throw fail("not an integer") }
-            return i
+        switch try parseNumber() {
+        case .int(let v): if let i = Int(exactly: v) { return i }
+        case .double(let d): if let i = Int(exactly: d) { return i }
+        default: break
         }
-        let (start, isInteger) = try scanNumber()
-        if isInteger, let v = integerValue(from: start), let i = Int(exactly: v) { return i }
-        guard let i = Int(exactly: try doubleValue(from: start)) else { throw fail("not an integer") }
-        return i
+        throw fail("not an integer")
     }
 
     mutating func readDouble() throws(Failure) -> Double {
         let c = try peek()
         guard c == UInt8(ascii: "-") || isDigit(c) else { throw fail("expected a number") }
-        if let q = quickNumber() { return q.fractionDigits == 0 ? Double(q.integer) : q.double }
-        let (start, isInteger) = try scanNumber()
-        if isInteger, let v = integerValue(from: start) { return Double(v) }
-        return try doubleValue(from: start)
+        switch try parseNumber() {
+        case .int(let v): return Double(v)
+        case .double(let d): return d
+        default: throw fail("expected a number")
+        }
     }
 
     /// Any value, as the tree (customData and other free-form fields).
@@ -185,12 +183,12 @@ extension JSONParser {
                         return value
                     }
                 }
-                return E(rawValue: try parseString())
-            }
-            for (value, name) in E.wireNames
-            where name.utf8.count == n && name.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, p, n) == 0 }) == true {
-                index = end + 1
-                return value
+            } else {
+                for (value, name) in E.wireNames
+                where name.utf8.count == n && name.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, p, n) == 0 }) == true {
+                    index = end + 1
+                    return value
+                }
             }
         }
         return E(rawValue: try parseString())
@@ -208,16 +206,20 @@ extension JSONParser {
     // Arrays in Cast messages are short (tracks, images, ad breaks and clips, track ids), and
     // growing one from empty reallocates and moves its elements at 1, 2 and 4: room for four
     // is made with the first element instead.
-
-    mutating func readArray<T: JSONReadable>(of _: T.Type) throws(Failure) -> [T] {
+    @inline(__always)
+    mutating func readElements<T>(_ read: (inout JSONParser) throws(Failure) -> T) throws(Failure) -> [T] {
         try enterArray()
         var out: [T] = []
         while try nextElement() {
-            let element = try T(reading: &self)
+            let element = try read(&self)
             if out.isEmpty { out.reserveCapacity(4) }
             out.append(element)
         }
         return out
+    }
+
+    mutating func readArray<T: JSONReadable>(of _: T.Type) throws(Failure) -> [T] {
+        try readElements { (r: inout JSONParser) throws(Failure) in try T(reading: &r) }
     }
 
     mutating func optionalArray<T: JSONReadable>(of type: T.Type) throws(Failure) -> [T]? {
@@ -225,27 +227,11 @@ extension JSONParser {
     }
 
     mutating func optionalStrings() throws(Failure) -> [String]? {
-        if try takeNull() { return nil }
-        try enterArray()
-        var out: [String] = []
-        while try nextElement() {
-            let element = try readString()
-            if out.isEmpty { out.reserveCapacity(4) }
-            out.append(element)
-        }
-        return out
+        try takeNull() ? nil : try readElements { (r: inout JSONParser) throws(Failure) in try r.readString() }
     }
 
     mutating func optionalInts() throws(Failure) -> [Int]? {
-        if try takeNull() { return nil }
-        try enterArray()
-        var out: [Int] = []
-        while try nextElement() {
-            let element = try readInt()
-            if out.isEmpty { out.reserveCapacity(4) }
-            out.append(element)
-        }
-        return out
+        try takeNull() ? nil : try readElements { (r: inout JSONParser) throws(Failure) in try r.readInt() }
     }
 
     // MARK: skipping

@@ -344,6 +344,7 @@ struct JSONParser {
         return v
     }
 
+    @inline(__always)
     mutating func parseNumber() throws(Failure) -> JSONValue {
         if let q = quickNumber() { return q.fractionDigits == 0 ? .int(q.integer) : .double(q.double) }
         let (start, isInteger) = try scanNumber()
@@ -517,9 +518,8 @@ struct JSONParser {
 /// slicing an Array and removing the subrange cost: a fifth of parsing an untyped tree).
 final class ScratchStack<Element> {
     fileprivate var storage: UnsafeMutablePointer<Element>
-    private var capacity: Int
+    private(set) var capacity: Int
     private(set) var count = 0
-    var room: Int { capacity }
 
     init(capacity: Int = 32) {
         storage = .allocate(capacity: capacity)
@@ -641,7 +641,7 @@ final class ParserScratch {
         scratch.members.removeAll(from: 0)
         scratch.elements.removeAll(from: 0)
         scratch.marks.removeAll(from: 0)
-        guard max(scratch.members.room, scratch.elements.room, scratch.marks.room) <= keptRoom,
+        guard max(scratch.members.capacity, scratch.elements.capacity, scratch.marks.capacity) <= keptRoom,
             pthread_getspecific(slot) == nil
         else { return }
         pthread_setspecific(slot, Unmanaged.passRetained(scratch).toOpaque())
