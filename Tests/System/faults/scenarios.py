@@ -202,10 +202,10 @@ def loss(rig, percent=30, clicks=4, timeout=10):
     At 30 % each way, TCP sometimes loses one segment five or six times running; its timer
     doubles on each loss (0.2, 0.6, 1.4, 3.0, 6.2, 12.6 s), so the data behind it, PONGs
     included, can be held for longer than the heartbeat allows, and the sender gives the link
-    up (1 trial in 76 here). A command written into that connection
-    may never arrive: the client never resends one (it cannot know whether the device applied
-    it). Such a trial raises LinkGivenUp after checking what must hold then: the window is back
-    on the same session, live, and no request reached the receiver twice."""
+    up (1 trial in 76 here). A command written into that connection may never arrive: the
+    client never resends one (it cannot know whether the device applied it). Such a trial
+    raises LinkGivenUp after checking what must hold then: the window is back on the same
+    session, live, and no request reached the receiver twice."""
     w = rig.window
     seeks0 = len(rig.receiver.requests_in("SEEK"))
     pauses0, plays0 = len(rig.receiver.requests_in("PAUSE")), len(rig.receiver.requests_in("PLAY"))
@@ -251,9 +251,9 @@ def loss(rig, percent=30, clicks=4, timeout=10):
 
 
 def after_link_given_up(rig, seeks0, pauses0, plays0, clicks, timeout=30):
-    """With the loss gone: the window rejoins the session it had (no second LAUNCH, media
-    shown, transport live), nothing was applied twice, and the media plays again for the next
-    trial."""
+    """With the loss gone: the window rejoins the session it had (the same session id on the
+    device, media shown, transport live), nothing was applied twice, and the media plays again
+    for the next trial."""
     w = rig.window
     w.wait("the window to rejoin after giving the link up", lambda: rejoined_with_media(rig), timeout)
     assert session_id(rig.receiver.device) == rig.session, "the window's rejoin replaced the session"
