@@ -47,13 +47,20 @@ def launch_and_load(cast, raw):
             result["ok"], result["data"] = ok, data
             loaded.set()
 
-        mc.play_media(URL, "video/mp4", stream_type="BUFFERED", metadata=dict(METADATA),
-                      media_info=dict(MEDIA_INFO), callback_function=callback)
-        if loaded.wait(20) and result.get("ok"):
-            return
+        try:
+            mc.play_media(URL, "video/mp4", stream_type="BUFFERED", metadata=dict(METADATA),
+                          media_info=dict(MEDIA_INFO), callback_function=callback)
+        except pychromecast.error.NotConnected as e:
+            result["error"] = str(e)
+        else:
+            if loaded.wait(20) and result.get("ok"):
+                return
         if attempt == 1:
+            # pychromecast writes to its TLS socket from two threads without a lock; the
+            # records can interleave (the simulator then reads BAD_DECRYPT and closes). Its
+            # socket thread reconnects by itself: wait for that, not just for a status.
             note_retry(f"first LOAD failed ({result}); reconnecting and retrying once")
-            cast.wait(timeout=15)
+            wait_until(lambda: cast.socket_client.is_connected, timeout=15, what="pychromecast to reconnect")
     raise AssertionError(f"LOAD failed twice: {result}")
 
 
