@@ -1,1 +1,1 @@
-../../Sources/LocalMedia/ByteRange.swift
+../../Sources/LocalMedia/Server/ByteRange.swift

@@ -1,1 +1,1 @@
-../../Sources/LocalMedia/TextDecoding.swift
+../../Sources/LocalMedia/Subtitles/TextDecoding.swift

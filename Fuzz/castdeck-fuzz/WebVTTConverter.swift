@@ -1,1 +1,1 @@
-../../Sources/LocalMedia/WebVTTConverter.swift
+../../Sources/LocalMedia/Subtitles/WebVTTConverter.swift

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // Open enumerations of the media namespace. Values this library does not know decode
 // to `.unknown(raw)` and are written back unchanged.
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // The media namespace's data types: what a LOAD carries and a MEDIA_STATUS reports.
 // Swift names follow the wire JSON; every field a receiver may omit is optional.
 

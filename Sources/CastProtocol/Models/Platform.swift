@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // The platform namespaces: tp.connection, tp.heartbeat and receiver.
 
 // MARK: - tp.connection
