@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// What device authentication (cast-protocol.md §2.4) found out about a device, and how a
+// What device authentication (docs/protocol.md §8) found out about a device, and how a
 // sender asks for it. The checks themselves are in DeviceAuthenticator.swift.
 import Foundation
 

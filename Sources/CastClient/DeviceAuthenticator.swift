@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sender's judgement of a device's answer to the deviceauth challenge, in the order the
-// strict senders apply their checks (cast-protocol.md §2.4 step 3): the answer's form, the
+// strict senders apply their checks (docs/protocol.md §8): the answer's form, the
 // TLS certificate's dates, the echoed nonce, the chain to a Cast root, the signature, and the
 // audio-only policy. CRLs in the answer are not evaluated (see README "Device authentication").
 import CastProtocol
@@ -18,7 +18,7 @@ public enum DeviceAuthHash: Sendable, Hashable {
 /// Judges an `AuthResponse`. Pure apart from reading the clock the caller passes in.
 public struct DeviceAuthenticator: Sendable {
     /// A genuine device's TLS certificate lives at most this long (Chromium's
-    /// `kMaxSelfSignedCertLifetimeInDays = 4`, cast-protocol.md §1.1).
+    /// `kMaxSelfSignedCertLifetimeInDays = 4`, docs/protocol.md §1).
     public static let maxTLSCertificateLifetime: TimeInterval = 4 * 24 * 3600
     /// The certificate policy that restricts a device certificate to audio-only devices.
     public static let audioOnlyPolicy: ASN1ObjectIdentifier = [1, 3, 6, 1, 4, 1, 11129, 2, 5, 2]
@@ -95,13 +95,13 @@ public struct DeviceAuthenticator: Sendable {
     // MARK: the separate checks (public for tests against published Cast test data)
 
     /// True when the chain restricts the device to audio but it advertises video output
-    /// (`ca` bit 0, cast-protocol.md §5.2); unknown capabilities never fail.
+    /// (`ca` bit 0, docs/protocol.md §16); unknown capabilities never fail.
     public static func violatesAudioOnlyPolicy(_ identity: DeviceIdentity, advertisedCapabilities: Int?) -> Bool {
         guard identity.audioOnly, let ca = advertisedCapabilities else { return false }
         return ca & 1 != 0
     }
 
-    /// The TLS certificate rules of cast-protocol.md §1.1; nil when they hold.
+    /// The TLS certificate rules of docs/protocol.md §1; nil when they hold.
     public static func checkTLSCertificate(_ der: [UInt8]?, at now: Date) -> DeviceAuthFailure? {
         guard let der else { return .tlsCertificate("the device presented no certificate") }
         let certificate: Certificate

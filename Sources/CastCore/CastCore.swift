@@ -3,7 +3,7 @@
 
 // CastCore: the few words the sender (CastClient) and discovery (CastDiscovery) share.
 //
-// design.md keeps CastDiscovery and CastClient apart (neither imports the other), yet
+// docs/architecture.md keeps CastDiscovery and CastClient apart (neither imports the other), yet
 // both speak of a device's address, both read files under the XDG base directories,
 // and discovery asks the sender to probe devices added by address. Those shared words
 // live here, once, with no dependency at all, so that neither side has to copy them:

@@ -5,7 +5,7 @@ import CastReceiver
 extension AuthFault: ExpressibleByArgument {}
 
 /// `castctl receiver --auth-ca DIR [--auth-fault KIND]`: answer deviceauth challenges with test
-/// credentials (cast-protocol.md §2.4) instead of AuthError.
+/// credentials (docs/protocol.md §8) instead of AuthError.
 struct ReceiverAuthOptions: ParsableArguments {
     @Option(name: .customLong("auth-ca"), help: ArgumentHelp(
         "Answer device-auth challenges with test credentials kept in DIR (created when missing). Senders trust DIR/root.pem only through CASTDECK_EXTRA_CAST_ROOTS.",

@@ -3,7 +3,7 @@
 //
 // The only file in CastDiscovery with `Unmanaged` and `@convention(c)`.
 //
-// Pattern (style.md §7): one `AvahiCallbackBox` per connection holds Swift closures. It is
+// Pattern: one `AvahiCallbackBox` per connection holds Swift closures. It is
 // retained once (`passRetained`) when the connection is made and handed to every Avahi object
 // of that connection as `userdata`; the C trampolines below are non-capturing and only call
 // `takeUnretainedValue()`. `AvahiConnection.close()` stops the poll thread, frees the client

@@ -6,7 +6,7 @@ import CAvahi
 import Foundation
 
 /// The TXT record and SRV port of a Cast receiver, as real devices publish them
-/// (cast-protocol.md §5.2).
+/// (docs/protocol.md §16).
 public struct CastServiceRecord: Sendable, Equatable {
     /// 32 lower-case hex digits (pychromecast drops devices whose id is not a UUID).
     public var id: String

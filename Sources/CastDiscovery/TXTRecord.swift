@@ -4,7 +4,7 @@
 import CastCore
 import Foundation
 
-/// Parsing of DNS-SD TXT records and their Cast fields (cast-protocol.md §5.2).
+/// Parsing of DNS-SD TXT records and their Cast fields (docs/protocol.md §16).
 public enum TXTRecord {
     /// Splits raw TXT strings (`key=value`, RFC 6763 §6) into a dictionary.
     ///

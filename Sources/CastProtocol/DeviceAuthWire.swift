@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The binary payloads of urn:x-cast:com.google.cast.tp.deviceauth (cast-protocol.md §2.4),
+// The binary payloads of urn:x-cast:com.google.cast.tp.deviceauth (docs/protocol.md §8),
 // shared by the sender's check and the simulator's answers.
 import Foundation
 import SwiftProtobuf

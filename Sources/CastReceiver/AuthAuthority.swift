@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 // Test credentials that let the simulator answer deviceauth challenges like a real device
-// (cast-protocol.md §2.4): a test root, an intermediate and a device certificate with its RSA
+// (docs/protocol.md §8): a test root, an intermediate and a device certificate with its RSA
 // key, plus the wrong chains the fault flags send. Nothing here chains to Google's roots; a
 // sender trusts root.pem only when told to (CASTDECK_EXTRA_CAST_ROOTS).
 import Crypto

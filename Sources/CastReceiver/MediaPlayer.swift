@@ -7,7 +7,7 @@ import CastProtocol
 /// computed from a clock. Pure state; the caller passes `now` (seconds on the receiver's
 /// clock) to every call and sends the statuses.
 ///
-/// Timeline rules (CAF semantics as described in cast-protocol.md §3):
+/// Timeline rules (CAF semantics as described in docs/protocol.md §10–13):
 /// - the content position advances at `playbackRate` while PLAYING;
 /// - an unwatched break at position 0 (pre-roll) plays before the content, one at a
 ///   mid position plays when the content reaches it, one at −1 (post-roll) plays when the

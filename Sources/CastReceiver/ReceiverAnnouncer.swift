@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 /// What a running receiver tells the network about itself (the `_googlecast._tcp`
-/// record fields, cast-protocol.md §5.2).
+/// record fields, docs/protocol.md §16).
 public struct ReceiverAnnouncement: Sendable, Hashable {
     public var friendlyName: String
     /// 32 hex digits without dashes, as the TXT `id` wants it.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
-// urn:x-cast:com.google.cast.tp.deviceauth on the receiver side (cast-protocol.md §2.4 step 2).
+// urn:x-cast:com.google.cast.tp.deviceauth on the receiver side (docs/protocol.md §8).
 import CastProtocol
 import Foundation
 
@@ -14,7 +14,7 @@ extension ReceiverCore {
             send(CastMessage(sourceID: CastEndpoint.receiver, destinationID: sender, namespace: message.namespace, payload: .binary(payload)), to: c)
         }
         guard let simulation = config.deviceAuth else {
-            // No credentials, as cast-protocol.md §7 suggests for a simulator: INTERNAL_ERROR.
+            // No credentials, as docs/protocol.md §8 suggests for a simulator: INTERNAL_ERROR.
             answer(DeviceAuthWire.error(.internalError))
             return
         }

@@ -8,7 +8,7 @@ import X509
 
 /// The receiver's TLS identity: a fresh P-256 key and a self-signed certificate made at
 /// start, valid for two days (strict senders refuse self-signed device certificates that
-/// live longer than four days, cast-protocol.md §1.1).
+/// live longer than four days, docs/protocol.md §1).
 enum SelfSignedCertificate {
     /// Lifetime of the certificate; must stay ≤ 4 days.
     static let lifetime: TimeInterval = 2 * 24 * 3600
@@ -46,7 +46,7 @@ enum SelfSignedCertificate {
 
     /// A TLS server context with the fresh identity. TLS 1.3 is not offered: with it,
     /// pychromecast 14.0.10 sometimes saw an EOF right after LAUNCH and reconnected
-    /// (cast-protocol.md §8a); with 1.2 as the maximum that was never seen.
+    /// (docs/protocol.md §18); with 1.2 as the maximum that was never seen.
     static func serverContext(commonName: String) throws(CastReceiverError) -> (context: NIOSSLContext, certificateDER: [UInt8]) {
         let (cert, key) = try make(commonName: commonName)
         var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(cert)], privateKey: .privateKey(key))

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: CastDeck contributors
 """A bare Cast sender for tests that run with the system Python (no pychromecast): TLS to
-the receiver, the CastMessage protobuf written and read by hand (cast-protocol.md §2), and
+the receiver, the CastMessage protobuf written and read by hand (docs/protocol.md §3), and
 JSON requests answered by requestId. Used to drive the simulator's test hooks."""
 import json
 import socket

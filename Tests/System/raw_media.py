@@ -1,7 +1,9 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """Shared by the pychromecast system tests (receiver/ and client/ conftest.py).
 
 pychromecast's own MediaStatus keeps neither textTrackStyle nor breakStatus
-(cast-protocol.md 8a), so tests register this second handler on the media namespace and
+(docs/protocol.md §18), so tests register this second handler on the media namespace and
 read the raw JSON of every MEDIA_STATUS."""
 import threading
 import time

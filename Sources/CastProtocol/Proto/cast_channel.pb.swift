@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // DO NOT EDIT.
 // swift-format-ignore-file
 // swiftlint:disable all
@@ -9,7 +11,7 @@
 //   https://github.com/apple/swift-protobuf/
 
 /// The Cast v2 channel messages, written for CastDeck from the public field
-/// description in ../shared/docs/cast-protocol.md (sections 1.3 and 2.4).
+/// description in docs/protocol.md (sections 3 and 8).
 /// Regenerate the Swift code with scripts/gen-proto.sh; never edit
 /// cast_channel.pb.swift by hand.
 

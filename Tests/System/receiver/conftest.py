@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from raw_media import RawMediaHandler  # noqa: E402  (shared with the other suite)
 
 SIM_NS = "urn:x-cast:io.github.castdeck.simulator"
-# Set by run-receiver.sh; counts the reconnect/retry cast-protocol.md 8a allows.
+# Set by run-receiver.sh; counts the reconnect/retry docs/protocol.md §18 allows.
 RETRY_LOG = os.environ.get("CASTDECK_RETRY_LOG")
 
 
