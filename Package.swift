@@ -1,6 +1,8 @@
 // swift-tools-version:6.0
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // CastDeck: a Google Cast controller for the Linux desktop.
-// Targets and who may import whom: ../shared/docs/design.md (and README.md).
+// Targets and who may import whom: docs/architecture.md (and README.md).
 import PackageDescription
 
 let package = Package(
@@ -64,7 +66,7 @@ let package = Package(
         // into CastDeckResources. No C module: GTK only through GtkInterop.
         .target(
             name: "CastDeckUI",
-            dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastProtocol", "MPRIS"],
+            dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastCore", "CastProtocol", "MPRIS"],
             exclude: ["castdeck.gresource.xml", "style.css", "main-window.ui", "shortcuts.ui", "device-list.ui",
                       "device-row.ui", "add-device-dialog.ui", "cast-link-dialog.ui", "mini-controller.ui", "expanded-controller.ui",
                       "tracks-popover.ui", "style-editor.ui", "queue-view.ui", "cast-choice-dialog.ui", "mini-player.ui"]
@@ -151,6 +153,7 @@ let package = Package(
         .target(
             name: "CastCtlCommands",
             dependencies: [
+                "CastCore",
                 "CastReceiver",
                 "CastClient",
                 "CastProtocol",

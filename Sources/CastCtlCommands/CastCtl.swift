@@ -3,6 +3,7 @@
 
 import ArgumentParser
 import CastClient
+import CastCore
 import Foundation
 
 /// `castctl`: CastDeck's command line. Each subcommand lives in its own file; add yours
@@ -19,6 +20,7 @@ public struct CastCtl: AsyncParsableCommand {
     static let standard = CommandConfiguration(
         commandName: "castctl",
         abstract: "Control Google Cast devices, or simulate one.",
+        version: CastDeckVersion.string,
         subcommands: [
             ReceiverCommand.self,
             StatusCommand.self,

@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import AppModel
+import CastCore
 import CastProtocol
 import Glibc
 import GtkInterop
@@ -172,7 +175,7 @@ public final class CastDeckApplication {
 
     func showAbout() {
         AboutWindow.present(.init(name: tr("CastDeck"), icon: Self.appID, developer: tr("The CastDeck developers"),
-                                  version: "0.1.0", comments: tr("Control Google Cast devices from your desktop"),
+                                  version: CastDeckVersion.string, comments: tr("Control Google Cast devices from your desktop"),
                                   translators: tr("translator-credits")),
                             parent: window?.window.asWindow)
     }

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // castdeck: the GTK window. Wiring and argument parsing only.
 import AppModel
 import CastDeckResources
@@ -15,6 +17,7 @@ func usage() -> Never {
       --demo                 start a simulated Cast receiver in this process and offer sample media
       --device HOST[:PORT]   add a device by address, connect and join the session running there
       -v, --verbose          log to standard error (also CASTDECK_DEBUG=1)
+      --version              print the version and exit
       FILE...                cast a file from this computer (a path or file:// URI; several
                              files, a folder or a playlist make a queue); without
                              --device, the window asks which device
@@ -57,6 +60,9 @@ while let arg = args.popFirst() {
         options.device = v
     case "-v", "--verbose": verbose = true
     case "-h", "--help": usage()
+    case "--version":
+        print("castdeck \(CastDeckVersion.string)")
+        exit(0)
     case "--":
         options.files += args
         args.removeAll()
