@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Sourced by the benchmark scripts.
 # Release builds use the flags of build-aux/release-flags.sh (static runtime, start-up layout).
 source "$(dirname "${BASH_SOURCE[0]}")/../build-aux/release-flags.sh"

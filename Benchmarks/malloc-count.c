@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-FileCopyrightText: CastDeck contributors */
 // Counts calls into the allocator, for the protocol benchmark's allocations per decoded
 // message. Benchmarks/run.sh builds it and loads it with LD_PRELOAD; the benchmark finds
 // castdeck_malloc_calls() with dlsym. Every call is passed on to glibc's own allocator.

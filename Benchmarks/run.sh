@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Runs every CastDeck benchmark in release mode; each prints its own figures and
 # compares with a peer measured in the same run. Read ratios and medians: these
 # machines are noisy.   Benchmarks/run.sh [AREA...]   (default: all)

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """Collects the comparisons every benchmark prints and makes the one summary table.
 
 Each benchmark prints, beside its own figures, one line per comparison:

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Sourced by build-aux/swift-build.sh (meson) and Benchmarks/lib.sh: how a release is built.
 # - The Swift runtime and Foundation are linked statically: a process then starts without the
 #   dynamic loader resolving thousands of symbols across a dozen Swift libraries (docs/gui.md,

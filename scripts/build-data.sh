@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Compiles what castdeck needs at run time when it runs uninstalled (swift build / swift run):
 # the GSettings schema and the translations, into .build/castdeck-data/. The app finds them
 # there (see Sources/CastDeckUI/DataPaths.swift); meson installs them the normal way instead.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # `make demo`: build the window and run `castdeck --demo` (the app with an in-process
 # simulated Cast receiver and sample media). It needs a display: a desktop session
 # (DISPLAY or WAYLAND_DISPLAY). Without one it says so and stops, unless you ask for a

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Fuzzes a parser of outside input with libFuzzer + AddressSanitizer for a bounded time.
 #   scripts/fuzz.sh [TARGET] [SECONDS] [extra libFuzzer flags...]     (default: frame, 300 s)
 # TARGET: frame  (CastProtocol frame + JSON decoding, Fuzz/castproto-fuzz)

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Embeds the Cast trust anchors in data/cast-roots/*.pem into the CastClient library, so an
 # installed binary needs no data files. Run after changing a root; CastClientTests checks that
 # the embedded copy, the data files and the fingerprints in README.md agree.

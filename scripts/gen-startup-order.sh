@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Regenerates build-aux/startup-order.txt: the functions of our release binaries that run
 # before the window's first frame and during a whole `castctl status` / `rate` / `pause`,
 # listed for the linker (`--symbol-ordering-file`, see build-aux/release-flags.sh). Placed side by

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Screenshots of the mini player (issue 14) in English and Persian: a simulated receiver plays
 # a film cast by castctl, castdeck joins it and opens the mini player (app.mini-player over
 # D-Bus, as its button does). Each PNG is cropped to the mini player window.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Runs every Tests/System/run-*.sh in name order; each is one area's system test suite
 # (pychromecast against the simulator, the mDNS sandbox, the GUI under Xvfb, ...).
 # Exits non-zero if any of them fails, after running them all.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # CastClient benchmarks against one running `castctl receiver`, compared with pychromecast
 # in the same run:
 #  1. whole process: `castctl status --json` vs an equivalent pychromecast script (median of N runs each),

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-FileCopyrightText: CastDeck contributors */
 // The physical floor of this machine for the client benchmarks, in C with OpenSSL:
 //   tls-floor status HOST PORT     one process doing what `castctl status --json` does on the
 //                                  wire (TLS handshake; CONNECT + GET_STATUS to receiver-0;

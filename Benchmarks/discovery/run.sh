@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Discovery benchmark: time from process start to the first device listed, for
 # `castctl discover --count 1` (avahi-client through avahi-daemon) versus pychromecast's own
 # discovery (python-zeroconf), against the same simulator already announced, in the same

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-FileCopyrightText: CastDeck contributors */
 /* The peer for the start-up benchmark: a minimal C GTK 4 + libadwaita window (header bar,
  * a boxed list with one row, a mini-controller-like bar), exiting at its first painted frame. */
 #include <adwaita.h>

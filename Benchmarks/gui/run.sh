@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # GUI benchmark (release build, Xvfb, GSK_RENDERER=cairo, GTK_A11Y=none):
 #  1. exec → first painted frame and peak RSS of `castdeck`, against a minimal C GTK 4 +
 #     libadwaita window (Benchmarks/gui/baseline.c) compiled and measured in the same run;

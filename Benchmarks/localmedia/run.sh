@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Serving a 1 GiB file over loopback: CastDeck's media server (through `castctl cast`)
 # against nginx (Debian's nginx-light, sendfile on) and catt's file server (catt 0.13.3
 # from PyPI, in a private venv), on the same file in the same run: throughput with one

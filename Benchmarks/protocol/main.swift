@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // Decodes the realistic MEDIA_STATUS frame (framing + protobuf + JSON into typed models) in
 // a loop and prints messages per second; in the same run pychromecast's own decoding path
 // (its cast_channel_pb2 + json.loads) does the same work, and the ratio is printed. A second

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """pychromecast's own decoding path for one frame: the 4-byte length, its generated
 cast_channel_pb2.CastMessage, and json.loads of the payload, as its socket client does.
 Prints messages per second for the given duration."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """pychromecast's own sending path for one message, applied to the realistic MEDIA_STATUS:
 json.dumps of the dict into its generated cast_channel_pb2.CastMessage, then the 4-byte
 length and the serialised envelope, as its socket client's send_message does. The dict is

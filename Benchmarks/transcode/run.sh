@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Any file plays (issue 13): HLS made on demand against gnomecast's whole-file approach, on
 # the same generated 1080p sources in the same run, planned for a first-generation Chromecast:
 #   remux       H.264/AAC in Matroska          (video and audio copied)

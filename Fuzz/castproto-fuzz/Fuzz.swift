@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // Fuzzing entry point for frame + JSON decoding (scripts/fuzz.sh builds it with
 // -sanitize=fuzzer -DFUZZING). Built normally, it replays the files named on the command
 // line through the same checks, which is how a crash found by the fuzzer is reproduced.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CastClient
 
 /// What the window says about the connected device's genuineness (CastClient's

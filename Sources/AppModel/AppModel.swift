@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // AppModel: the window's state and commands, with no GTK in sight (tested headless).
 //
 //   DeviceDirectory (CastDiscovery) ──events──▶ AppModel.deviceList ──▶ devices: [DeviceInfo]

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CastDiscovery
 
 /// What a device row shows, read from discovery's `CastDevice` (the one record of a device).

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// AppModel produces sentences for people (errors, banners) but must not import GLib; the app
 /// installs gettext here at start-up. The marker is `tr(...)`, as in the UI, so xgettext
 /// collects these strings too.

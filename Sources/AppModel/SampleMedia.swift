@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CastProtocol
 
 /// The media `castdeck --demo` offers: metadata with images, two subtitle tracks, two audio

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-FileCopyrightText: CastDeck contributors */
 #ifndef CGTK_SHIM_H
 #define CGTK_SHIM_H
 

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // CastDeckUI: the window. Widgets render `AppModel` and send commands through its action table;
 // they hold no playback state (only render caches) and never import the C module: every GTK
 // call goes through GtkInterop's typed wrappers.

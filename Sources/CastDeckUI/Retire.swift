@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import GLibInterop
 
 /// Takes widgets out of a shown window a few per main-loop turn instead of all at once.

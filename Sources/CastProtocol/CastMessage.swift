@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 
 /// The payload of a Cast message: UTF-8 text (JSON on every Google namespace) or bytes.
 public enum CastPayload: Sendable, Hashable {

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// Everything that can be wrong with bytes or JSON received from a Cast peer.
 ///
 /// Each case carries what a person needs to understand the problem; `description`

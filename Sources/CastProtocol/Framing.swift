@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// CASTV2 length framing: every message is a 4-byte big-endian body length followed by
 /// a serialized `CastMessage` of 1 to 65,536 bytes.
 public enum CastFraming {

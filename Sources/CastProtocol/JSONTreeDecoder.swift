@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// A `Decoder` that maps a parsed `JSONValue` tree onto Codable models.
 ///
 /// Numbers are accepted as int or float wherever the model wants either (an integer field

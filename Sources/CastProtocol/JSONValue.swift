@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// Any JSON value, for fields whose shape the sender or the receiver app decides
 /// (`customData`, unknown messages, app-defined channel payloads).
 ///

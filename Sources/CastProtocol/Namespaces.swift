@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// The namespaces of the Cast protocol, plus any app-defined `urn:x-cast:` channel.
 public enum CastNamespace: Hashable, Sendable, CustomStringConvertible {
     case connection

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import Synchronization
 
 /// Request ids: positive, unique per sender connection, never reused, at most 2³¹−1

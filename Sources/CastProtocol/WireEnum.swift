@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 /// A string enumeration from the wire that never fails to decode.
 ///
 /// Receivers and firmware add values over time, so a value this library does not

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 // GDBus (GIO) for Swift: values, a connection, exported objects and owned names. Used by the

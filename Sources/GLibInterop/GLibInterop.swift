@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // GLibInterop: the bottom of the GUI stack, and the only place (with GtkInterop) that uses
 // Unmanaged and @convention(c).
 //

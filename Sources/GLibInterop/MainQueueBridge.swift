@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 /// Makes the GLib main loop drain libdispatch's main queue, so `Task { @MainActor in }`,

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 /// Typed access to a GSettings schema. Unlike g_settings_new(), which aborts the process when

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 /// A GAction: what buttons (`action-name` in .ui files), keyboard accelerators and menu items

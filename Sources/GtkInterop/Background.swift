@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 // What casting in the background and the mini player need from GTK: holding the application

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 // Getting files from the user: GtkFileDialog (GTK 4.10+) and files dropped on a widget.

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // GtkInterop: typed Swift wrappers for exactly the GTK 4 / libadwaita API CastDeck uses, so
 // that the widgets (CastDeckUI) never touch C. No application logic.
 //

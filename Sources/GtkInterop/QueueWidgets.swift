@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
 // Constructors and calls the queue list needs (CastDeckUI/QueueView.swift): rows, their

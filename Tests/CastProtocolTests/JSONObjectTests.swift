@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // JSONObject: a JSON object's members in order, each name once, compared like a dictionary.
 import Foundation
 import Testing

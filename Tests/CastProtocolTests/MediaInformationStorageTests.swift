@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // MediaInformation keeps its members behind one shared reference (copy on write): it must
 // still behave exactly as a value.
 import Foundation

@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // SmallASCIIString and the parser's Strings: inline Strings built from their words must be the
 // Strings the standard library makes from the same bytes, and repeated member names must be
 // found however each name was spelled or stored.

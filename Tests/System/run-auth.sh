@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # System test of device authentication (issue 18) through the castctl binary: `castctl receiver
 # --auth-ca DIR [--auth-fault KIND]` over real TLS on loopback, `castctl status` reading the
 # verdict, and `--require-auth` / CASTCTL_REQUIRE_AUTH=1 refusing every failure with exit 1 and

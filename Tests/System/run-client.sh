@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # System tests of CastClient through castctl, with pychromecast 14.0.10 as a second sender,
 # all against `castctl receiver` over real TLS on loopback (no discovery).
 set -euo pipefail

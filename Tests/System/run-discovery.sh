@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Discovery system tests. Everything that speaks mDNS runs inside ../shared/scripts/mdns-sandbox
 # (a private network namespace with its own D-Bus and avahi-daemon): the CastDiscovery Swift tests
 # that need Avahi (they skip themselves anywhere else), then pytest with castctl, the simulator,

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Network-fault system tests (issue 17). The senders (castctl watch --json, castdeck under Xvfb
 # read through AT-SPI, pychromecast) run in a private network namespace; the simulator
 # (`castctl receiver`) runs in a second one; a veth pair with private addresses joins them:

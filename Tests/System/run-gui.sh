@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # GUI tests: the real castdeck window under Xvfb, read and driven through AT-SPI
 # (Debian's python3-pyatspi), against castdeck's in-process simulated receiver; castctl,
 # a separate sender process, checks what the receiver reports.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Hostile metadata (issue 17): the real window (castdeck --device) under Xvfb, read through
 # AT-SPI, fed MEDIA_STATUS messages no honest receiver sends, through the simulator's test
 # hook (SEND_MEDIA_STATUS on urn:x-cast:io.github.castdeck.simulator, with --clock manual;

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Load (issue 17): 10 senders (5 pychromecast, 5 CastClient through castdeck-load-sender)
 # send LOAD_COMMANDS requests each (default 300: the short form `make check` runs) to the
 # simulator while the real window (castdeck --device, Xvfb, read through AT-SPI) and

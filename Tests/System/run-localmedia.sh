@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # System tests of casting files from this computer (issue 12), with real foreign clients:
 # curl and Python's http.client against the media server (Range, HEAD, OPTIONS, 416,
 # keep-alive, concurrent readers, traversal, 403 from a second loopback address),

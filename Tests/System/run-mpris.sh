@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # MPRIS, casting in the background and the mini player (issue 14), with real clients on a
 # private session bus: the simulator (`castctl receiver`) plays media that pychromecast loads
 # first, `castdeck --device HOST:PORT` joins, and playerctl, gdbus, dbus-monitor and AT-SPI

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # System tests of queues: castctl (cast DIR / playlists / castctl queue) with pychromecast
 # 14.0.10 as a second sender, against `castctl receiver` over TLS on loopback. Audio files
 # are made with ffmpeg in the tests.

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # System tests of `castctl receiver` with pychromecast 14.0.10 as the foreign sender
 # (real TLS on loopback, no discovery). Each test starts its own receiver with a manual
 # clock and stops it with SIGTERM (Tests/System/receiver/conftest.py).

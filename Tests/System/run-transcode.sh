@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # System tests of "any file plays" (issue 13): files made here by ffmpeg (HEVC + AC-3 5.1 MKV
 # with a French SRT and a German audio stream; 10-bit H.264 MKV; VP9/Opus WebM; FLAC with
 # cover art; MPEG-4 Part 2 AVI). For each: `castctl cast --plan`; `castctl cast` against

@@ -1,3 +1,5 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* SPDX-FileCopyrightText: CastDeck contributors */
 #ifndef CASTDECK_RESOURCES_H
 #define CASTDECK_RESOURCES_H
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Runs inside mdns-sandbox (see ../run-discovery.sh). Exits non-zero if any part fails.
 set -uo pipefail
 cd "$(dirname "$0")/../../.."

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """Small helpers to find and drive widgets of a running GTK 4 app through AT-SPI."""
 import json
 import subprocess

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Sourced by the system tests that drive the real window (run-gui.sh, run-mpris.sh), inside
 # their dbus-run-session: a work directory and a process list cleaned up on exit, Xvfb of the
 # size given as $1 (default 1024x900), and the AT-SPI bus, with GTK set up to use both.

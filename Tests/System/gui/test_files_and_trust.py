@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """castdeck given a FILE on its command line and --device: it serves the file to a simulated
 receiver that fetches media as a device does (castctl receiver --fetch-media), and shows the
 device's verified mark (the receiver answers deviceauth with a test CA that castdeck trusts

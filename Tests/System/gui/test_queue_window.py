@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """The queue in the real window (AT-SPI) against `castctl receiver`, with castctl as the
 other sender: a folder of three tagged files cast with `castctl cast DIR` shows in the
 window's queue list in natural order; edits from castctl show up in the list and edits from

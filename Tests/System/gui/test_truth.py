@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """The window tells the truth about the device (issue 11), driven through AT-SPI against a
 simulated receiver at its own loopback address on the standard ports (Cast 8009, setup API
 8008), with castctl as a second sender and a way to read what the receiver really does."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """Drives the real castdeck window under Xvfb through AT-SPI, against its in-process
 simulated receiver (castdeck --demo), and checks what the receiver reports with castctl
 (a separate process and a separate Cast sender)."""

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Sourced: start_xvfb WxH starts an Xvfb on a display it picks itself (-displayfd, so parallel
 # runs do not collide), waits until it answers, adds it to $pids and exports DISPLAY.
 # -noreset: by default Xvfb resets when its last client disconnects, and a client that

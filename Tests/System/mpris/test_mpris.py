@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 """MPRIS, casting in the background and the mini player, with real clients.
 
 Runs inside run-mpris.sh (private session bus, Xvfb, AT-SPI). pychromecast is a foreign
