@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# meson → SwiftPM: swift build -c CONFIG --product castdeck, then copy the binary to OUTPUT.
-# A release build uses the flags the benchmarks measure (build-aux/release-flags.sh: static
-# runtime, start-up functions laid out together).
-# Usage: swift-build.sh SWIFT SOURCE_ROOT SCRATCH_DIR CONFIG OUTPUT
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
+# meson → SwiftPM: swift build -c CONFIG --product P for each of castdeck and castctl, then copy
+# both binaries to OUTDIR. A release build uses the flags the benchmarks measure
+# (build-aux/release-flags.sh: static Swift runtime, start-up functions laid out together).
+# Usage: swift-build.sh SWIFT SOURCE_ROOT SCRATCH_DIR CONFIG OUTDIR
 set -euo pipefail
-swift="$1" src="$2" scratch="$3" config="$4" output="$5"
+swift="$1" src="$2" scratch="$3" config="$4" outdir="$5"
 flags=(-c "$config")
 if [[ $config == release ]]; then
   source "$(dirname "$0")/release-flags.sh"
   flags=("${RELEASE[@]}")
 fi
-"$swift" build --package-path "$src" --scratch-path "$scratch" "${flags[@]}" --product castdeck
-cp "$("$swift" build --package-path "$src" --scratch-path "$scratch" "${flags[@]}" --show-bin-path)/castdeck" "$output"
+bin="$("$swift" build --package-path "$src" --scratch-path "$scratch" "${flags[@]}" --show-bin-path)"
+for product in castdeck castctl; do
+  "$swift" build --package-path "$src" --scratch-path "$scratch" "${flags[@]}" --product "$product"
+  cp "$bin/$product" "$outdir/$product"
+done

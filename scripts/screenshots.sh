@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Screenshots of the window (device list, mini controller, expanded controller, ad banner,
 # style editor) in English and Persian, driven through AT-SPI against the demo receiver.
 # Usage: scripts/screenshots.sh [OUTDIR]   (default: artifacts/screenshots, not committed)
@@ -31,7 +33,7 @@ display=":$((190 + RANDOM % 50))"
 Xvfb "$display" -noreset -screen 0 "${w}x${h}x24" -nolisten tcp >/dev/null 2>&1 & xvfb=$!
 export DISPLAY="$display"
 for _ in $(seq 50); do xdpyinfo -display "$display" >/dev/null 2>&1 && break; sleep 0.1; done
-for lang in en fa; do
+for lang in ${LANGS:-en fa}; do
   cfg="$(mktemp -d)"
   # The window opens at the screen's size (the size it remembers, in a private keyfile).
   mkdir -p "$cfg/glib-2.0/settings"

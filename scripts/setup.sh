@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # Installs everything CastDeck needs on Debian 12, idempotently:
 #   - system packages through apt-get (only the missing ones; nothing when all are present)
 #   - the Python peers (pychromecast, zeroconf) into a project-local venv at .venv
@@ -10,12 +12,15 @@ cd "$(dirname "$0")/.."
 PKGS=(
   # build: Swift's C interop modules and TLS
   pkg-config libssl-dev libgtk-4-dev libadwaita-1-dev libavahi-client-dev libgdk-pixbuf-2.0-dev
-  # discovery tests: a private D-Bus + avahi-daemon inside ../shared/scripts/mdns-sandbox
+  # discovery tests: a private D-Bus + avahi-daemon inside the mDNS sandbox (Tests/System/run-discovery.sh)
   dbus avahi-daemon avahi-utils iproute2 util-linux
   # GUI tests: the real window under Xvfb, read through AT-SPI from Debian's python3
   xvfb xauth at-spi2-core python3-pyatspi gir1.2-atspi-2.0 python3-gi imagemagick
   # GNOME packaging: meson install, schemas, translations, metainfo validation
   meson ninja-build gettext libglib2.0-dev-bin appstream desktop-file-utils
+  # the Debian package and its clean-root test (make deb, make package-test), the manual
+  # pages' check (groff) and the Flatpak manifest's (flatpak-builder --show-manifest)
+  dpkg-dev lintian debootstrap tesseract-ocr tesseract-ocr-eng groff-base flatpak-builder
   # gtk4-encode-symbolic-svg: the pre-rendered symbolic icon (scripts/gen-resources.sh)
   libgtk-4-bin
   # the venv for the Python peers
