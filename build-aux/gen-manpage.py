@@ -10,9 +10,9 @@ every subcommand with its abstract, discussion, arguments, options and flags), s
 is made from the same declarations the parser uses and cannot drift from them. The page is
 plain man(7) troff: one section per subcommand, options as tagged paragraphs.
 """
-import json, subprocess, sys
+import json, os, subprocess, sys
 
-castctl, output = sys.argv[1], sys.argv[2]
+castctl, output = os.path.abspath(sys.argv[1]), sys.argv[2]
 tool = json.loads(subprocess.run([castctl, "--experimental-dump-help"], check=True,
                                  capture_output=True, text=True).stdout)
 root = tool["command"]
