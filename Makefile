@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# SPDX-FileCopyrightText: CastDeck contributors
 # CastDeck's two entry points (see README.md):
 #   make demo   install what is missing, build, and run the app with a simulated receiver
 #   make check  install what is missing, build, and run every test
@@ -6,7 +8,7 @@ SWIFT ?= swift
 # Executables the tests run as separate processes.
 TEST_TOOLS := castctl imagecache-writer castdeck
 
-.PHONY: demo check setup build test system-test bench fuzz soak
+.PHONY: demo check setup build test system-test bench fuzz soak lint deb package-test
 
 setup:
 	./scripts/setup.sh
@@ -23,10 +25,24 @@ demo: setup
 # Only our own products are built: a plain `swift build` would also compile
 # swift-protobuf's C++ protoc executable, which nothing here uses.
 check: setup
+	./scripts/lint.sh
 	$(SWIFT) build --product CastDeckPackageTests
 	for p in $(TEST_TOOLS); do $(SWIFT) build --product $$p || exit 1; done
+	./scripts/check-data.sh "$$($(SWIFT) build --show-bin-path)/castctl"
 	dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-noreset -screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
 	./scripts/system-tests.sh
+
+# House rules of the source tree (layering, licence headers, file length, one version).
+lint:
+	./scripts/lint.sh
+
+# The Debian package (release build with the Swift runtime linked statically; lintian).
+deb: setup
+	./scripts/make-deb.sh
+
+# The package on a clean Debian 12 root made by debootstrap (needs root; a few minutes).
+package-test: setup
+	./scripts/package-test.sh
 
 system-test: setup
 	./scripts/system-tests.sh
