@@ -43,26 +43,33 @@ for lang in ${LANGS:-en fa}; do
 import os, sys, time
 sys.path.insert(0, "Tests/System/gui")
 from atspi_helpers import app_named, find, find_all, click, wait_for, states
-import pyatspi
+import gettext, pyatspi
 lang, out = os.environ["LANG_TAG"], os.environ["OUT"]
+# Widgets are found by their accessible names in the UI language, through the app's own
+# translations (what scripts/build-data.sh compiled), so any language in po/LINGUAS works.
+_t = gettext.translation("castdeck", ".build/castdeck-data/locale", languages=[lang.split("-")[-1]], fallback=True)
+def T(message):
+    return _t.gettext(message)
 def shot(name):
     time.sleep(0.8)
     os.system(f"import -window root {out}/{name}-{lang}.png")
 app = app_named("castdeck")
 def by_role(role, index=0):
     return wait_for(role, lambda: find_all(app, role=role)[index] if len(find_all(app, role=role)) > index else None)
-# Names are translated in Persian, so find widgets by role and position there.
+
 time.sleep(1.5)
 shot("1-device-list")
 buttons = lambda: [b for b in find_all(app, role="push button")]
-connect = wait_for("connect button", lambda: [b for b in buttons() if b.name.startswith(("Connect to", "اتصال به"))][0])
+import re
+connect_name = re.compile("^" + re.escape(T("Connect to {0}")).replace(re.escape("{0}"), ".+") + "$")
+connect = wait_for("connect button", lambda: [b for b in buttons() if connect_name.match(b.name)][0])
 click(connect)
-cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name.lower() in ("cast sample", "پخش نمونه")][0])
+cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name.lower() == T("Cast Sample").lower()][0])
 shot("1b-connected")
 click(cast)
 time.sleep(2.5)
 shot("2-ad-banner")
-skip_names = ("skip ad", "رد کردن آگهی")
+skip_names = (T("Skip Ad").lower(),)
 def out_of_ads():
     s = [b for b in buttons() if b.name.lower() in skip_names]
     if not s:
@@ -73,17 +80,17 @@ def out_of_ads():
 wait_for("ads to end", out_of_ads, timeout=90, interval=0.5)
 time.sleep(1)
 shot("3-expanded-controller")
-back = [b for b in buttons() if b.name in ("Back to devices", "بازگشت به دستگاه‌ها")][0]
+back = [b for b in buttons() if b.name == T("Back to devices")][0]
 click(back)
 shot("4-mini-controller")
-opener = [b for b in buttons() if b.name in ("Open expanded controller", "باز کردن کنترل‌گر کامل")][0]
+opener = [b for b in buttons() if b.name == T("Open expanded controller")][0]
 click(opener)
 time.sleep(0.5)
-style = [b for b in buttons() if b.name in ("Subtitle style", "سبک زیرنویس")][0]
+style = [b for b in buttons() if b.name == T("Subtitle style")][0]
 click(style)
 time.sleep(0.5)
 for n in find_all(app, role="push button"):
-    if n.name in ("Edge type: Outline", "نوع لبه: دورگیری", "Window type: Rounded corners", "نوع پنجره: گوشه‌های گرد"):
+    if n.name in (f"{T('Edge type')}: {T('Outline')}", f"{T('Window type')}: {T('Rounded corners')}"):
         click(n)
 shot("5-style-editor")
 PY
