@@ -10,7 +10,7 @@ files=$(grep -v '^#' po/POTFILES.in | grep -v '^$')
 swift=$(echo "$files" | grep '\.swift$')
 other=$(echo "$files" | grep -v '\.swift$')
 xgettext --from-code=UTF-8 --package-name=castdeck -o po/castdeck-swift.pot -L C \
-  --keyword= --keyword=tr --keyword=ntr:1,2 $swift
+  --add-comments=TRANSLATORS --keyword= --keyword=tr --keyword=ntr:1,2 $swift
 xgettext --from-code=UTF-8 --package-name=castdeck -o po/castdeck-data.pot $other
 msgcat --use-first -o po/castdeck.pot po/castdeck-swift.pot po/castdeck-data.pot
 rm po/castdeck-swift.pot po/castdeck-data.pot

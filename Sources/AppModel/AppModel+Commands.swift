@@ -16,11 +16,17 @@ extension AppModel {
 
     /// Loads media, launching the Default Media Receiver first when no app is joined.
     public func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil) async {
+        await load(media, autoplay: autoplay, startTime: startTime, failed: nil)
+    }
+
+    /// `failed` explains a failure instead of the usual sentence (Play Again).
+    func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil,
+              failed: (@MainActor (any Error) async -> Void)?) async {
         var media = media
         if localCast?.media.contentId != media.contentId { lastLoad = .media(media) }
         if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
         checkCORS(media)
-        await run { session in
+        await run(failed: failed) { session in
             if await session.sessionInfo == nil { try await session.start() }
             try await session.media.load(media, autoplay: autoplay, startTime: startTime)
         }
@@ -102,7 +108,8 @@ extension AppModel {
         switch lastLoad {
         case .file(let path)?: await castFiles([path])
         case .media(let media)?:
-            await load(media)
+            // Media served from this computer by a CastDeck that has quit cannot come back.
+            await load(media) { [weak self] error in await self?.playAgainFailed(error, media: media) }
         case nil: break
         }
     }
@@ -132,8 +139,12 @@ extension AppModel {
         await run { try await $0.media.stop() }
     }
 
-    private func run(_ body: (CastSession) async throws -> Void) async {
+    private func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
         guard let session else { post(tr("Not connected to a Cast device.")); return }
-        do { try await body(session) } catch { fail(error, device: sessionDeviceName) }
+        do {
+            try await body(session)
+        } catch {
+            if let failed { await failed(error) } else { fail(error, device: sessionDeviceName) }
+        }
     }
 }

@@ -5,8 +5,9 @@ import CastProtocol
 import Foundation
 import LocalMedia
 
-// Casting files from this computer (LocalMedia's MediaShare serves them to the device), and
-// the CORS check before loading remote URLs.
+// Casting files from this computer (LocalMedia's MediaShare serves them to the device). What
+// follows from serving them here (the quit question, the CORS check, ended shares) is in
+// AppModel+ThisComputer.swift.
 //
 //   castFiles(paths) ──no session──▶ pendingFiles ──connect(to:)──▶ castFiles again
 //        │
@@ -148,18 +149,6 @@ extension AppModel {
         }
         let share = mediaShare
         Task { await share.end(cast) }
-    }
-
-    /// Warns (as notices) about remote media whose servers will not let a Cast device read it.
-    /// Runs beside the LOAD, never delaying it; the demo's sample is not checked (its URLs are
-    /// never fetched by the simulated receiver).
-    func checkCORS(_ media: MediaInformation) {
-        guard media.contentId != sampleMedia?.contentId, media.contentId.hasPrefix("http") else { return }
-        Task { [weak self] in
-            let warnings = await CORSCheck.warnings(for: media)
-            guard let self else { return }
-            for w in warnings { self.post(w) }
-        }
     }
 
     static func fileName(_ file: String) -> String {

@@ -12,7 +12,7 @@ extension AppModel {
         public var itemID: Int
         /// The title, or "Loading…" until the item is fetched.
         public var title: String
-        /// Artist and duration ("The Testers · 3:25"), empty when unknown.
+        /// Artist and duration ("The Testers · 3:25", joined by `Localization.separator`), empty when unknown.
         public var detail: String
         public var artworkURL: String?
         public var isCurrent: Bool
@@ -29,7 +29,7 @@ extension AppModel {
             if let d = item?.media?.duration, d > 0 { detail.append(formatQueueTime(d)) }
             let title = shortened(metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…"))
             return QueueRow(
-                itemID: id, title: title, detail: detail.joined(separator: " · "), artworkURL: metadata?.images?.first?.url,
+                itemID: id, title: title, detail: Localization.joinParts(detail), artworkURL: metadata?.images?.first?.url,
                 isCurrent: id == queue.currentItemID, isLoaded: item != nil)
         }
     }

@@ -19,7 +19,9 @@
 //   session's RemoteMediaClient (which checks supportedMediaCommands, once); errors → `notice`.
 //
 // Files: AppModel (state, init), +Devices, +Session, +Playback, +Commands, +Compatibility
-// (the older init/browser/connector names the window still uses).
+// (the older init/browser/connector names the window still uses), +LocalFiles, +Queue,
+// +ThisComputer (what follows from serving media from here: the quit question, the CORS
+// check, ended shares).
 import CastClient
 import CastDiscovery
 import CastProtocol
@@ -152,6 +154,8 @@ public final class AppModel {
     @ObservationIgnored var queueCastsSession: Int?
     /// The current local cast's embedded cover art, written to disk for display.
     @ObservationIgnored var embeddedArtworkPath: String?
+    /// The CORS check of the last load (AppModel+ThisComputer.swift); tests wait for it.
+    @ObservationIgnored var corsCheck: Task<Void, Never>?
 
     /// - Parameters:
     ///   - directory: the device list (CastDiscovery); `start()` starts it.

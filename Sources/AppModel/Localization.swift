@@ -20,6 +20,23 @@ extension Localization {
     }
 }
 
+extension Localization {
+    /// What separates the parts of one line: "Queue · 3 items", "Ad 1 of 3 · 0:14",
+    /// "The Testers · 3:25", a device row's "Chromecast · Ready to cast". Translated, because a
+    /// middle dot beside Persian or Arabic digits reads as a zero (۰): "۳ · " looks like "۳۰".
+    public static var separator: String {
+        // TRANSLATORS: separates the parts of one line, as in "Queue · 3 items", "Ad 1 of 3 · 0:14" and
+        // "artist · 3:25"; keep the spaces around it. Use a mark that cannot be read as a digit in your
+        // script: in Persian and Arabic the middle dot looks like zero (۰), so use "، " or " — " there.
+        tr(" · ")
+    }
+
+    /// `parts` (the empty ones left out) joined by the separator.
+    public static func joinParts(_ parts: [String]) -> String {
+        parts.filter { !$0.isEmpty }.joined(separator: separator)
+    }
+}
+
 func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
     var out = Localization.translate(message)
     for (i, a) in args.enumerated() {

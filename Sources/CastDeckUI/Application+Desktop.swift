@@ -11,7 +11,8 @@ import MPRIS
 /// - Casting in the background: closing the window while media is cast hides it and holds the
 ///   application; a second launch, Raise or the Shell's media card shows it again. Once the
 ///   device ends the session (or another sender takes over) with no window shown, CastDeck
-///   leaves the bus and quits. Ctrl+Q while casting asks whether to stop the media.
+///   leaves the bus and quits. Ctrl+Q while casting asks whether to stop the media, or (media
+///   served from this computer) whether to keep running in the background.
 /// - The mini player: app.mini-player opens it and hides the main window; app.full-controller
 ///   (its Return button, Escape) goes back. Whether it was open is kept per device in GSettings
 ///   ("mini-player-device"), so the next session on that device starts the same way.
@@ -139,26 +140,55 @@ extension CastDeckApplication {
 
     // MARK: quitting
 
-    /// Ctrl+Q: while casting, ask whether the media should stop too; both answers quit.
+    /// Ctrl+Q: while casting, ask whether the media should stop too. What else is offered is
+    /// what can really happen (AppModel.quitChoice): media that plays on by itself can be left
+    /// playing; media served from this computer plays on only while CastDeck runs, so CastDeck
+    /// can go on in the background instead (as closing the window does); the demo receiver
+    /// ends with CastDeck, so there is only Stop or Cancel.
     func requestQuit() {
         guard isCasting, let model else { quitNow(); return }
-        let name = model.connectedDevice?.friendlyName ?? tr("the device")
+        // A device known by its address keeps "10.0.0.2:8009" in order inside right-to-left text.
+        let name = model.connectedDevice.map { isolateLTRIfAddress($0.friendlyName) } ?? tr("the device")
         let parent = desktop.miniPlayer.flatMap { $0.isShown ? $0.window.asWindow : nil } ?? window?.window.asWindow
-        let dialog = MessageDialog(parent: parent, heading: tr("Stop casting to {0}?", name),
-                                   body: tr("CastDeck quits either way. Keep Playing leaves the media playing on the device."),
-                                   responses: [("keep", tr("Keep Playing")), ("stop", tr("Stop Casting"))],
-                                   destructive: "stop", defaultResponse: "keep")
+        let body: String
+        let other: (id: String, label: String)
+        switch model.quitChoice {
+        case .keepPlaying:
+            body = tr("CastDeck quits either way. Keep Playing leaves the media playing on the device.")
+            other = ("keep", tr("Keep Playing"))
+        case .keepRunning:
+            body = tr("{0} plays this media from this computer, so it stops when CastDeck quits. Keep Running in the Background closes the window and keeps casting.", name)
+            other = ("background", tr("Keep Running in the Background"))
+        case .stopOnly:
+            body = tr("{0} runs inside CastDeck: quitting stops it and the media it plays.", name)
+            other = ("cancel", tr("_Cancel"))
+        }
+        let dialog = MessageDialog(parent: parent, heading: tr("Stop casting to {0}?", name), body: body,
+                                   responses: [other, ("stop", tr("Stop Casting"))],
+                                   destructive: "stop", defaultResponse: other.id)
         dialog.onResponse { [unowned self] response in
             switch response {
             case "stop":
                 Task { await model.perform(.stopCasting); self.quitNow() }
             case "keep":
                 self.quitNow()
+            case "background":
+                self.runInBackground()
             default:
                 break
             }
         }
         dialog.present()
+    }
+
+    /// Hides every window and keeps casting: what closing the window does while casting.
+    func runInBackground() {
+        if let mini = desktop.miniPlayer, mini.isShown { mini.dismiss() }
+        if let window {
+            window.saveSize()
+            window.window.asWindow.hide()
+        }
+        enterBackground()
     }
 
     /// Leaves the bus name, saves the window size and quits.

@@ -128,7 +128,7 @@ final class DeviceList {
             }
             if !d.model.isEmpty { parts.append(d.model) }
             if let status = d.statusText, !status.isEmpty { parts.append(status) }
-            row.subtitle = parts.map { isolateLTRIfAddress($0) }.joined(separator: " · ")
+            row.subtitle = Localization.joinParts(parts.map { isolateLTRIfAddress($0) })
             let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
             let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
             icon.setIconName(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")

@@ -257,7 +257,7 @@ final class ExpandedController {
 
         if let ad = model.adState {
             adBanner.isVisible = true
-            adLabel.text = tr("Ad {0} of {1} · {2}", ad.clipIndex, ad.clipCount, isolateLTR(localizedTime(ad.remaining)))
+            adLabel.text = Localization.joinParts([tr("Ad {0} of {1}", ad.clipIndex, ad.clipCount), isolateLTR(localizedTime(ad.remaining))])
             if let n = ad.skippableIn {
                 skipButton.label = n > 0 ? tr("Skip Ad in {0}", Int(min(n, 1e9))) : tr("Skip Ad")
                 skipButton.isVisible = true

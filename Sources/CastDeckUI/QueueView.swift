@@ -65,7 +65,8 @@ final class QueueView {
         ui.get("next", as: Button.self).isVisible = hasQueue
         queueButton.isSensitive = model.hasMedia
         renderRepeat()
-        heading.text = model.queue.count > 0 ? ntr("Queue · {0} item", "Queue · {0} items", model.queue.count, model.queue.count) : tr("Queue")
+        let count = model.queue.count
+        heading.text = count > 0 ? Localization.joinParts([tr("Queue"), ntr("{0} item", "{0} items", count, count)]) : tr("Queue")
         renderRows()
     }
 

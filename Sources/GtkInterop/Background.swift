@@ -60,6 +60,28 @@ extension MessageDialog {
         if let destructive { adw_message_dialog_set_response_appearance(cast(d), destructive, ADW_RESPONSE_DESTRUCTIVE) }
         if let defaultResponse { adw_message_dialog_set_default_response(cast(d), defaultResponse) }
         adw_message_dialog_set_close_response(cast(d), "close")
+        if defaultResponse != nil { keepFocusOnDefaultResponse() }
+    }
+
+    /// Keeps the keyboard focus on the default response. When the responses do not fit side by
+    /// side, libadwaita 1.2 shows them in a column (the last one on top) once the dialog is laid
+    /// out, and the focus lands on the top button: Enter would choose the last response (the
+    /// destructive one, when it comes last) instead of the default. libadwaita moves the default
+    /// widget to the column's button when its squeezer switches; the focus follows it here.
+    private func keepFocusOnDefaultResponse() {
+        guard let squeezer = Self.firstDescendant(of: Widget(unchecked: pointer), type: "AdwSqueezer") else { return }
+        let dialog = pointer
+        squeezer.on("notify::visible-child") {
+            if let button = gtk_window_get_default_widget(cast(dialog)) { _ = gtk_widget_grab_focus(button) }
+        }
+    }
+
+    private static func firstDescendant(of widget: Widget, type: String) -> Widget? {
+        for child in widget.children {
+            if child.isA(type) { return child }
+            if let found = firstDescendant(of: child, type: type) { return found }
+        }
+        return nil
     }
 
     public func present() { gtk_window_present(cast(pointer)) }

@@ -10,37 +10,88 @@ import NIOHTTP1
 /// Checks, before a LOAD of remote URLs, that the servers send the CORS headers a Cast
 /// device needs (Google: media with text tracks, the tracks themselves, and HLS/DASH
 /// must allow cross-origin reads). It only warns: the load goes ahead either way.
+///
+/// Never ask this of a media server of this computer (CastDeck's or castctl's): it answers
+/// only the device it shares with, 403 to everyone else, so the answer says nothing about
+/// what the device gets. Callers leave those URLs out with `skipping`.
 public enum CORSCheck {
     /// The origin the Default Media Receiver's page runs under.
     public static let receiverOrigin = "https://www.gstatic.com"
 
-    /// One sentence per problem, naming the server and what is missing. The servers are
-    /// asked at once, each for at most `timeout`, so a cast is delayed by one timeout at most.
+    /// What is wrong with one server's answer.
+    public enum Reason: Sendable, Equatable {
+        /// An HTTP status outside 200–399 (code, reason phrase).
+        case status(Int, String)
+        case noAllowOrigin
+        /// `Access-Control-Allow-Origin` names another origin.
+        case otherOrigin(String)
+        /// No answer (name, connection or timeout).
+        case unreachable
+
+        /// English, for castctl and for the window's Details: "answered 403 Forbidden".
+        public var description: String {
+            switch self {
+            case .status(let code, let phrase): "answered \(code) \(phrase)"
+            case .noAllowOrigin: "sends no Access-Control-Allow-Origin header"
+            case .otherOrigin(let origin): "allows only the origin \(origin), not the Cast receiver's"
+            case .unreachable: "could not be reached to check its CORS headers"
+            }
+        }
+    }
+
+    /// One URL the device will not be allowed to read.
+    public struct Problem: Sendable, Equatable {
+        public var url: String
+        /// The URL's host, as the sentence names the server.
+        public var host: String
+        /// The media itself (else a text track).
+        public var isMedia: Bool
+        /// HLS or DASH: without CORS the media does not play at all (else only its subtitles are lost).
+        public var isAdaptive: Bool
+        public var reason: Reason
+
+        /// One English sentence (castctl prints it as a warning).
+        public var sentence: String {
+            if isMedia { return "The media from \(host) \(isAdaptive ? "will not play" : "will play without subtitles"): that server \(reason.description)." }
+            return "Subtitles from \(host) will not show: that server \(reason.description)."
+        }
+
+        /// The technical text for Details: which URL, asked how, answered what.
+        public var detail: String {
+            "GET \(url) with Origin: \(CORSCheck.receiverOrigin): \(reason.description)"
+        }
+    }
+
+    /// One sentence per problem, naming the server and what is missing (castctl's warnings).
     public static func warnings(for media: MediaInformation, client: HTTPClient = .shared, timeout: TimeAmount = .seconds(3)) async -> [String] {
+        await problems(for: media, client: client, timeout: timeout).map(\.sentence)
+    }
+
+    /// The problems, one per URL the device could not read. The servers are asked at once,
+    /// each for at most `timeout`, so a cast is delayed by one timeout at most. URLs for which
+    /// `skipping` is true are not asked (this computer's own media server).
+    public static func problems(
+        for media: MediaInformation, client: HTTPClient = .shared, timeout: TimeAmount = .seconds(3),
+        skipping: @Sendable (String) -> Bool = { _ in false }
+    ) async -> [Problem] {
         let textTracks = (media.tracks ?? []).filter { $0.type == .text }.compactMap(\.trackContentId).filter(isRemote)
         let adaptive = isAdaptive(media)
         var targets: [(url: String, isMedia: Bool)] = []
         if adaptive || !textTracks.isEmpty, isRemote(media.contentId) { targets.append((media.contentId, true)) }
         targets += textTracks.map { ($0, false) }
-        let problems = await withTaskGroup(of: (Int, String?).self) { group in
+        targets.removeAll { skipping($0.url) }
+        let reasons = await withTaskGroup(of: (Int, Reason?).self) { group in
             for (i, t) in targets.enumerated() {
                 group.addTask { (i, await check(t.url, client: client, timeout: timeout)) }
             }
-            var found = [String?](repeating: nil, count: targets.count)
-            for await (i, p) in group { found[i] = p }
+            var found = [Reason?](repeating: nil, count: targets.count)
+            for await (i, r) in group { found[i] = r }
             return found
         }
-        var out: [String] = []
-        for (t, problem) in zip(targets, problems) {
-            guard let problem else { continue }
-            let host = URL(string: t.url)?.host ?? t.url
-            if t.isMedia {
-                out.append("The media from \(host) \(adaptive ? "will not play" : "will play without subtitles"): that server \(problem).")
-            } else {
-                out.append("Subtitles from \(host) will not show: that server \(problem).")
-            }
+        return zip(targets, reasons).compactMap { t, reason in
+            guard let reason else { return nil }
+            return Problem(url: t.url, host: URL(string: t.url)?.host ?? t.url, isMedia: t.isMedia, isAdaptive: adaptive, reason: reason)
         }
-        return out
     }
 
     static func isRemote(_ url: String) -> Bool {
@@ -55,7 +106,7 @@ public enum CORSCheck {
     }
 
     /// nil when the answer carries a usable `Access-Control-Allow-Origin`, else what is wrong.
-    static func check(_ url: String, client: HTTPClient, timeout: TimeAmount) async -> String? {
+    static func check(_ url: String, client: HTTPClient, timeout: TimeAmount) async -> Reason? {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "Origin", value: receiverOrigin)
@@ -64,13 +115,13 @@ public enum CORSCheck {
             let response = try await client.execute(request, timeout: timeout)
             // Only the headers matter; do not download the body.
             _ = try? await response.body.collect(upTo: 64 << 10)
-            guard (200..<400).contains(response.status.code) else { return "answered \(response.status.code) \(response.status.reasonPhrase)" }
+            guard (200..<400).contains(response.status.code) else { return .status(Int(response.status.code), response.status.reasonPhrase) }
             let allow = response.headers.first(name: "Access-Control-Allow-Origin")?.trimmingCharacters(in: .whitespaces)
-            guard let allow else { return "sends no Access-Control-Allow-Origin header" }
-            guard allow == "*" || allow == receiverOrigin else { return "allows only the origin \(allow), not the Cast receiver's" }
+            guard let allow else { return .noAllowOrigin }
+            guard allow == "*" || allow == receiverOrigin else { return .otherOrigin(allow) }
             return nil
         } catch {
-            return "could not be reached to check its CORS headers"
+            return .unreachable
         }
     }
 }

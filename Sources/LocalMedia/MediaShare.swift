@@ -45,7 +45,7 @@ public struct LocalCast: Sendable {
 /// reused while casts are live; one server per local address. `end(_:)` revokes the cast's
 /// tokens and stops a server that has nothing left to serve.
 public actor MediaShare {
-    private var servers: [String: MediaServer] = [:]
+    var servers: [String: MediaServer] = [:]
     private let port: MediaPort
     private let ffprobe: String
     private let ffmpeg: String

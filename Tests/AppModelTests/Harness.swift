@@ -19,11 +19,17 @@ struct Harness {
     let storeURL: URL
     let client: CastClientConfiguration
 
+    /// - Parameters:
+    ///   - host: the receiver's address: another loopback address than 127.0.0.1 puts the
+    ///     device on a host other than this computer's side of the connection, as on a network.
+    ///   - fetchMedia: the receiver fetches what it is asked to load, as a device does.
     static func start(name: String = "Demo TV", supported: MediaCommands? = nil, port: Int = 0,
-                      apps: [ReceiverApp] = [], reconnect: Bool = false) async throws -> Harness {
+                      apps: [ReceiverApp] = [], reconnect: Bool = false, host: String = "127.0.0.1",
+                      fetchMedia: Bool = false) async throws -> Harness {
         let clock = ManualClock()
         var config = ReceiverConfiguration()
-        config.host = "127.0.0.1"
+        config.host = host
+        config.fetchMedia = fetchMedia
         config.port = port
         config.friendlyName = name
         config.clock = clock
@@ -41,7 +47,7 @@ struct Harness {
         return Harness(server: server, clock: clock, storeURL: dir.appendingPathComponent("devices.json"), client: client)
     }
 
-    var address: String { "127.0.0.1:\(server.port!)" }
+    var address: String { "\(server.configuration.host):\(server.port!)" }
     var store: ManualDeviceStore { ManualDeviceStore(fileURL: storeURL) }
 
     /// A device list as the window or `castctl discover` makes one: this store, probed, no mDNS.

@@ -124,4 +124,30 @@ final class QueueModelTests: XCTestCase {
         try await phone.media.queueRemove([try XCTUnwrap(model.queue.itemIDs.first)])
         try await waitUntil("the phone's removal") { self.model.queueRows.map(\.title) == ["Two", "From the phone"] }
     }
+
+    /// "artist · 3:25" is joined by the translated separator: in Persian and Arabic a middle
+    /// dot beside a digit reads as zero ("۳ · " looks like "۳۰"), so they use another mark.
+    func testARowsPartsAreJoinedByTheTranslatedSeparator() async throws {
+        // A phone launches the media receiver and loads a queue; the window follows.
+        let phone = CastSession(device: try DeviceAddress(parsing: h.address), configuration: h.client)
+        _ = try await phone.start()
+        defer { Task { await phone.leave() } }
+        let items = (1...2).map { n in
+            QueueItem(media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg",
+                                              metadata: MediaMetadata(title: "Song \(n)", subtitle: "The Testers"), duration: 205))
+        }
+        try await phone.media.queueLoad(items, startIndex: 0, repeatMode: .off)
+        try await waitUntil("two rows") { self.model.queueRows.count == 2 }
+        await model.loadQueueItems(0..<2)
+        try await waitUntil("the rows' details") { self.model.queueRows.allSatisfy(\.isLoaded) }
+        XCTAssertEqual(model.queueRows.first?.detail, "The Testers · 3:25")
+
+        let english = Localization.translate
+        defer { Localization.translate = english }
+        Localization.translate = { $0 == " · " ? "، " : english($0) }  // Arabic's translation
+        XCTAssertEqual(Localization.separator, "، ")
+        XCTAssertEqual(model.queueRows.first?.detail, "The Testers، 3:25")
+        XCTAssertFalse(model.queueRows.contains { $0.detail.contains("·") }, "a middle dot beside the digits")
+        XCTAssertEqual(Localization.joinParts(["Queue", "", "3 items"]), "Queue، 3 items", "empty parts are left out")
+    }
 }

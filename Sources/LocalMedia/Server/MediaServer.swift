@@ -44,7 +44,7 @@ public final class MediaServer: Sendable {
     public let port: Int
 
     private let channel: any Channel
-    private let table: ShareTable
+    let table: ShareTable
 
     /// Connections with nothing read or written for this long are closed.
     public static let idleTimeout: TimeAmount = .minutes(5)

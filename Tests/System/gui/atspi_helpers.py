@@ -2,6 +2,7 @@
 # SPDX-FileCopyrightText: CastDeck contributors
 """Small helpers to find and drive widgets of a running GTK 4 app through AT-SPI."""
 import json
+import re
 import subprocess
 import time
 
@@ -134,6 +135,43 @@ def set_text(node, text):
 def value_of(node):
     """A slider's current value (AT-SPI Value)."""
     return node.queryValue().currentValue
+
+
+def response_buttons(dialog):
+    """An AdwMessageDialog's response buttons by label. GTK 4.8 names a button by its label
+    text and then its label ("_Cancel Cancel", "Stop Casting Stop Casting"): that is folded
+    to the label as shown ("Cancel", "Stop Casting")."""
+    out = {}
+    for b in find_all(dialog, role="push button"):
+        words = (b.name or "").replace("_", "").split(" ")
+        half = len(words) // 2
+        label = " ".join(words[:half]) if half and len(words) % 2 == 0 and words[:half] == words[half:] else " ".join(words)
+        out.setdefault(label, b)
+    return out
+
+
+def press_keys(window_title, keys, prefix=False):
+    """Sends a key combination (xdotool syntax, "ctrl+q") to the visible window with that title
+    (or whose title starts with it); Xvfb has no window manager, so the window is focused by
+    hand first."""
+    pattern = "^" + re.escape(window_title) + ("" if prefix else "$")
+    found = subprocess.run(["xdotool", "search", "--sync", "--onlyvisible", "--name", pattern],
+                           capture_output=True, text=True, timeout=20).stdout.split()
+    if not found:
+        raise Failure(f"no visible window titled {window_title!r}")
+    # Focus follows the pointer where no window manager sets it: put the pointer there too.
+    subprocess.run(["xdotool", "mousemove", "--window", found[0], "10", "10"], capture_output=True, timeout=20)
+    subprocess.run(["xdotool", "windowfocus", "--sync", found[0]], capture_output=True, timeout=20)
+    subprocess.run(["xdotool", "key", keys], check=True, timeout=20)
+
+
+def process_running(pid):
+    """True while the process exists and has not exited (a zombie counts as exited)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 def castctl(castctl_bin, device, *args):

@@ -7,9 +7,12 @@ through CASTDECK_EXTRA_CAST_ROOTS). Read and driven through AT-SPI; castctl chec
 import os
 import subprocess
 import sys
+import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(__file__))
-from atspi_helpers import Cases, Failure, app_named, click, find, find_all, receiver_media, states, wait_for
+from atspi_helpers import (Cases, Failure, app_named, click, find, find_all, press_keys, process_running, receiver_media,
+                           response_buttons, states, wait_for)
 
 CASTCTL = os.environ["CASTCTL"]
 DEVICE = os.environ["FILE_DEVICE"]
@@ -66,9 +69,50 @@ def second_launch_hands_over():
     find(app, "Second Film", "label", timeout=20)
 
 
+def quit_keeps_running_for_a_file():
+    # The device plays from this computer's media server: quitting would end it, so Ctrl+Q
+    # offers to keep CastDeck running in the background, never "Keep Playing".
+    media = receiver_media(CASTCTL, DEVICE)
+    url = (media.get("media") or {}).get("contentId", "")
+    title = ((media.get("media") or {}).get("metadata") or {}).get("title")
+    press_keys("CastDeck", "ctrl+q")
+    dialog = wait_for("the quit question", lambda: [d for d in find_all(app, role="dialog")
+                                                    if (d.name or "").startswith("Stop casting to ")])[0]
+    buttons = response_buttons(dialog)
+    if set(buttons) != {"Keep Running in the Background", "Stop Casting"}:
+        raise Failure(f"the quit question offers {sorted(buttons)}")
+    body = [n.name for n in find_all(dialog, role="label") if "from this computer" in (n.name or "")]
+    if not body or "stops when CastDeck quits" not in body[0]:
+        raise Failure(f"the question does not say that the device plays from this computer: {body}")
+    if SHOTS:
+        os.system(f"import -window root {SHOTS}/gui-quit-file.png")
+    pid = app.get_process_id()
+    # Enter chooses the default, Keep Running: never Stop Casting, whichever way the buttons are laid out.
+    press_keys("Stop casting to ", "Return", prefix=True)
+    wait_for("no window shown", lambda: not find_all(app, role="frame"))
+    time.sleep(3)
+    if not process_running(pid):
+        raise Failure("castdeck quit instead of running in the background")
+    now = receiver_media(CASTCTL, DEVICE)
+    if now.get("playerState") not in ("PLAYING", "BUFFERING") or (now.get("media") or {}).get("contentId") != url:
+        raise Failure(f"the file no longer plays: {now.get('playerState')} {now.get('media')}")
+    # The media server still serves the device (the receiver, at 127.0.0.1 like this test).
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Range": "bytes=0-0"}), timeout=10) as answer:
+        if answer.status != 206:
+            raise Failure(f"the media server answered {answer.status}")
+    # Running castdeck again brings the window back, on the same media.
+    again = subprocess.run([os.environ["CASTDECK"]], capture_output=True, text=True, timeout=30)
+    if again.returncode != 0:
+        raise Failure(f"the second castdeck exited with {again.returncode}: {again.stderr.strip()}")
+    wait_for("the window back", lambda: find_all(app, role="frame"))
+    find(app, title, "label", timeout=20)
+
+
 case("castdeck --device HOST:PORT FILE serves the file and the receiver plays it", file_plays)
 case("a second castdeck FILE hands the file to the running window, which casts it", second_launch_hands_over)
 case("a device that answers deviceauth with a trusted chain is marked Verified", verified_mark)
 case("the header bar offers Cast a file", cast_a_file_button)
-print(f"\n{4 - case.failed} passed, {case.failed} failed")
+case("Ctrl+Q while a file from this computer plays offers Keep Running in the Background, which keeps it playing",
+     quit_keeps_running_for_a_file)
+print(f"\n{5 - case.failed} passed, {case.failed} failed")
 sys.exit(1 if case.failed else 0)

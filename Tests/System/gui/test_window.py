@@ -10,8 +10,8 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from atspi_helpers import (Failure, app_named, castctl, click, find, find_all, receiver_media,
-                           states, wait_for)
+from atspi_helpers import (Failure, app_named, castctl, click, find, find_all, press_keys, process_running,
+                           receiver_media, response_buttons, states, wait_for)
 
 CASTCTL = os.environ["CASTCTL"]
 DEVICE = os.environ["DEMO_DEVICE"]
@@ -214,7 +214,41 @@ def volume():
     wait_for("the device volume to reach 0.6", raised)
 
 
-for test in [pick_device, cast_sample, skip_ad, rate_two, one_pause_button, rate_from_other_sender, subtitles, style, mute, volume]:
+def quit_dialog():
+    press_keys("CastDeck", "ctrl+q")
+    return find(app, "Stop casting to Demo Receiver?", "dialog")
+
+
+@case("Ctrl+Q in the demo offers only Cancel and Stop Casting (the receiver ends with CastDeck)")
+def quit_in_the_demo():
+    # The subtitle style editor and the tracks popover (left open above) are closed first, as a
+    # person would: the question is the main window's.
+    for editor in find_all(app, "Subtitle Style", "frame"):
+        click(find(editor, "Close", "push button"))
+    wait_for("the style editor to close", lambda: not find_all(app, "Subtitle Style", "frame"))
+    if find_all(app, "GtkPopover", "filler"):
+        click(find(app, "Subtitles and audio"))
+    wait_for("the popover to close", lambda: not find_all(app, "GtkPopover", "filler"))
+    dialog = quit_dialog()
+    buttons = response_buttons(dialog)
+    if set(buttons) != {"Cancel", "Stop Casting"}:
+        raise Failure(f"the demo's quit question offers {sorted(buttons)}, not only Cancel and Stop Casting")
+    find(dialog, "Demo Receiver runs inside CastDeck: quitting stops it and the media it plays.", "label")
+    shot("gui-quit-demo")
+    click(buttons["Cancel"])
+    wait_for("the question to close", lambda: not find_all(app, role="dialog"))
+    time.sleep(1)
+    media = receiver_media(CASTCTL, DEVICE)
+    if media.get("playerState") in (None, "IDLE"):
+        raise Failure(f"Cancel stopped the media: {media.get('playerState')}")
+    # Stop Casting stops the media and quits (the demo receiver with it).
+    pid = app.get_process_id()
+    click(response_buttons(quit_dialog())["Stop Casting"])
+    wait_for("castdeck to quit", lambda: not process_running(pid), timeout=20)
+
+
+for test in [pick_device, cast_sample, skip_ad, rate_two, one_pause_button, rate_from_other_sender, subtitles, style, mute, volume,
+             quit_in_the_demo]:
     try:
         test()
     except Exception:

@@ -376,7 +376,10 @@ def quit_stop_casting():
         # AdwMessageDialog's response buttons are named by their label (GTK 4.8 repeats it).
         return wait_for(label, lambda: [b for b in find_all(app, role="push button")
                                         if b.name.split(" ")[:2] == label.split(" ")])[0]
+    # The media comes from another server, not this computer: it can be left playing.
     response("Keep Playing")
+    if [b for b in find_all(app, role="push button") if (b.name or "").startswith("Keep Running")]:
+        raise Failure("Keep Running in the Background is offered for media that does not come from this computer")
     shot("quit-dialog")
     click(response("Stop Casting"))
     app_proc.wait(timeout=20)
