@@ -55,7 +55,11 @@ cleanup() {
   set +e
   [[ -n $castdeck_pid ]] && kill "$castdeck_pid" 2>/dev/null
   [[ -n $receiver_pid ]] && kill "$receiver_pid" 2>/dev/null
-  [[ -d $chroot_dir/proc ]] && chroot "$chroot_dir" /bin/sh -c 'pkill -f castdeck; pkill -f castctl; pkill dbus-daemon' 2>/dev/null
+  # Whatever still runs inside the root (found by its root directory, never by name: a
+  # name would also match processes outside, this script among them).
+  for proc in /proc/[0-9]*; do
+    [[ $(readlink "$proc/root" 2>/dev/null) == "$chroot_dir" ]] && kill "${proc#/proc/}" 2>/dev/null
+  done
   [[ -n $xvfb_pid ]] && kill "$xvfb_pid" 2>/dev/null
   sleep 1
   for m in tmp/.X11-unix dev/pts dev sys proc; do
