@@ -31,11 +31,7 @@ for lang in $langs; do
   (( fuzzy == 0 )) || bad "po/$lang.po has $((fuzzy - 1)) fuzzy messages"
 done
 # The template against the sources: the same messages (locations may move).
-potfiles=$(grep -v '^#' po/POTFILES.in | grep -v '^$')
-xgettext --from-code=UTF-8 --package-name=castdeck -o "$tmp/swift.pot" -L C --keyword= --keyword=tr --keyword=ntr:1,2 \
-  $(echo "$potfiles" | grep '\.swift$')
-xgettext --from-code=UTF-8 --package-name=castdeck -o "$tmp/data.pot" $(echo "$potfiles" | grep -v '\.swift$')
-msgcat --use-first -o "$tmp/fresh.pot" "$tmp/swift.pot" "$tmp/data.pot"
+po/update-pot.sh --template-only "$tmp/fresh.pot" 2>"$tmp/xgettext" || bad "po/update-pot.sh could not make the template: $(cat "$tmp/xgettext")"
 ids() { msgcat --no-location --no-wrap --sort-output "$1" | grep -E '^msgid(_plural)? ' | sort; }
 if ! diff <(ids "$tmp/fresh.pot") <(ids po/castdeck.pot) >"$tmp/potdiff"; then
   bad "po/castdeck.pot is not current (run po/update-pot.sh): $(grep '^[<>]' "$tmp/potdiff" | head -5 | tr '\n' ' ')"
