@@ -124,7 +124,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         let parts = path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 else { return nil }
         let token = String(parts[0])
-        guard token.count == 32, token.allSatisfy({ $0.isHexDigit }) else { return nil }
+        guard SharedItem.isToken(token) else { return nil }
         guard let name = String(parts[1]).removingPercentEncoding, let entry = table.entry(token.lowercased()) else { return nil }
         if case .generated = entry.content {
             let plain = !name.isEmpty && !name.hasPrefix(".") && name.count <= 64

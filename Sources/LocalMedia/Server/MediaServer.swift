@@ -26,6 +26,11 @@ public struct SharedItem: Sendable, Hashable {
     public var token: String
     /// `http://ADDR:PORT/<token>/<escaped name>`.
     public var url: String
+
+    /// Whether `text` has the form of a token (32 hexadecimal digits, either case).
+    static func isToken(_ text: some StringProtocol) -> Bool {
+        text.count == 32 && text.allSatisfy(\.isHexDigit)
+    }
 }
 
 /// The HTTP/1.1 server that lets a Cast device fetch files from this computer.

@@ -21,7 +21,7 @@ public struct MediaServerURL: Sendable, Hashable {
         // "", token, name…
         guard parts.count >= 3, parts[0].isEmpty else { return nil }
         let token = parts[1]
-        guard token.count == 32, token.allSatisfy(\.isHexDigit) else { return nil }
+        guard SharedItem.isToken(token) else { return nil }
         self.host = normalizedIP(host)
         self.port = u.port ?? 80
         self.token = token.lowercased()
