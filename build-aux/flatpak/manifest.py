@@ -107,9 +107,10 @@ def check():
         problems.append("finish-args differ from build-aux/flatpak/manifest.py")
     if any(a.startswith(("--filesystem=home", "--filesystem=host")) for a in data["finish-args"]):
         problems.append("the manifest grants home or host file access")
-    if data["command"] != "castdeck" or data["id"] + ".desktop" not in os.listdir(os.path.join(ROOT, "data")) and \
-            not os.path.exists(os.path.join(ROOT, "data", data["id"] + ".desktop.in")):
-        problems.append("the app id has no desktop file in data/")
+    if data["command"] != "castdeck":
+        problems.append(f"the manifest runs {data['command']}, not castdeck")
+    if not os.path.exists(os.path.join(ROOT, "data", data["id"] + ".desktop.in")):
+        problems.append(f"the app id {data['id']} has no desktop file in data/")
     packages = pins()
     if packages is not None and json.dumps(data, sort_keys=True) != json.dumps(manifest(packages), sort_keys=True):
         problems.append("io.github.castdeck.CastDeck.json does not match Package.resolved: run build-aux/flatpak/manifest.py")
