@@ -14,13 +14,14 @@ extension AppModel {
         await load(sample)
     }
 
-    /// Loads media, launching the Default Media Receiver first when no app is joined.
-    public func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil) async {
-        await load(media, autoplay: autoplay, startTime: startTime, failed: nil)
+    /// Loads media, launching the Default Media Receiver first when no app is joined, with the
+    /// tracks `activeTrackIDs` names turned on (nil: the receiver's choice).
+    public func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil, activeTrackIDs: [Int]? = nil) async {
+        await load(media, autoplay: autoplay, startTime: startTime, activeTrackIDs: activeTrackIDs, failed: nil)
     }
 
     /// `failed` explains a failure instead of the usual sentence (Play Again).
-    func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil,
+    func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil, activeTrackIDs: [Int]? = nil,
               failed: (@MainActor (any Error) async -> Void)?) async {
         var media = media
         if localCast?.media.contentId != media.contentId { lastLoad = .media(media) }
@@ -28,7 +29,7 @@ extension AppModel {
         checkCORS(media)
         await run(failed: failed) { session in
             if await session.sessionInfo == nil { try await session.start() }
-            try await session.media.load(media, autoplay: autoplay, startTime: startTime)
+            try await session.media.load(media, autoplay: autoplay, startTime: startTime, activeTrackIDs: activeTrackIDs)
         }
     }
 

@@ -24,6 +24,8 @@ extension AppModel {
             return tr("The connection to {0} was lost.", name)
         case .launchFailed:
             return tr("{0} could not start its media player.", name)
+        case .loadFailed(_, let code?), .mediaError(_, _, let code?):
+            return explainMediaFailure(code, device: name)
         case .loadFailed, .mediaError:
             return tr("{0} could not play this media. It may be in a format the device does not play, or unreachable from it.", name)
         case .loadCancelled:
@@ -59,5 +61,52 @@ extension AppModel {
         }
         let detail = String(describing: error)
         post(sentence, detail: detail == sentence ? nil : detail, retry: deviceID)
+    }
+
+    /// The sentence for a media failure the device explained with a Web Receiver
+    /// `DetailedErrorCode`: it could not reach the media (1xx network, 2xx key server, 3xx
+    /// network), the media is in a form it cannot read (1xx decode and source, 3xx invalid
+    /// segments, 4xx manifests, 5xx segments), it is protected, the subtitles failed (600),
+    /// or another load interrupted it (904). Other codes (900 app, 999 generic, unknown ones)
+    /// get the sentence that names both likely causes.
+    static func explainMediaFailure(_ code: Int, device name: String) -> String {
+        switch MediaFailure(detailedErrorCode: code) {
+        case .unreachable:
+            return tr("{0} could not reach this media. Check that its address works and that the device's network can reach it.", name)
+        case .unplayable:
+            return tr("{0} could not play this media: it is in a format the device does not play.", name)
+        case .protected:
+            return tr("{0} could not play this media: it is protected in a way the device does not support.", name)
+        case .subtitles:
+            return tr("{0} could not load the subtitles of this media.", name)
+        case .interrupted:
+            return tr("Other media started before this one had loaded.")
+        case .other:
+            return tr("{0} could not play this media. It may be in a format the device does not play, or unreachable from it.", name)
+        }
+    }
+
+    /// What a Web Receiver's `DetailedErrorCode` (MediaError.detailedErrorCode) says went wrong.
+    enum MediaFailure: Equatable {
+        case unreachable, unplayable, protected, subtitles, interrupted, other
+
+        init(detailedErrorCode code: Int) {
+            switch code {
+            // MEDIA_NETWORK, MEDIAKEYS_NETWORK, NETWORK_UNKNOWN, SEGMENT_NETWORK, the HLS
+            // playlist and key downloads, DASH_NETWORK, SMOOTH_NETWORK.
+            case 103, 201, 300, 301, 311, 312, 313, 314, 321, 331: self = .unreachable
+            // MEDIA_DECODE, MEDIA_SRC_NOT_SUPPORTED, SOURCE_BUFFER_FAILURE; HLS segments that
+            // are invalid or do not parse, DASH_NO_INIT, SMOOTH_NO_MEDIA_DATA; every manifest
+            // error (4xx) and SEGMENT_UNKNOWN (500).
+            case 102, 104, 110, 315, 316, 322, 332, 400..<500, 500: self = .unplayable
+            // MEDIAKEYS_UNKNOWN, MEDIAKEYS_UNSUPPORTED, MEDIAKEYS_WEBCRYPTO.
+            case 200, 202, 203: self = .protected
+            case 600: self = .subtitles  // TEXT_UNKNOWN
+            case 904: self = .interrupted  // LOAD_INTERRUPTED
+            // Any other network-family code is a network failure too.
+            case 302..<400: self = .unreachable
+            default: self = .other
+            }
+        }
     }
 }

@@ -44,7 +44,8 @@ extension AppModel {
             let ends = try await session.connectionEndpoints()
             // The TXT record's model chooses what the device decodes (unknown: the conservative choice).
             let model = deviceList.first { $0.id == deviceID }?.model
-            cast = try await mediaShare.prepare(file: first, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn)
+            cast = try await mediaShare.prepare(
+                file: first, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn, words: Localization.trackWords)
             if let hls = cast.hls {
                 // Converted on the fly: the device may load once the first segment exists.
                 preparingFile = name
@@ -73,7 +74,10 @@ extension AppModel {
         localCastSeen = false
         lastLoad = .file(first)
         for warning in cast.warnings { post(warning) }
-        await load(cast.media, startTime: startTime)
+        // A subtitle file in the user's language starts on (SidecarSubtitles.preferred), unless
+        // a subtitle is drawn into the picture already.
+        let text = burn == nil ? cast.defaultTextTrack(languages: Localization.preferredLanguages) : nil
+        await load(cast.media, startTime: startTime, activeTrackIDs: text.map { [$0] })
     }
 
     /// Serves local files on exactly `port` (the `media-port` setting); 0 keeps the default
@@ -108,8 +112,8 @@ extension AppModel {
         guard let cast = localCast, media?.contentId == cast.media.contentId, let plan = cast.plan else { return [] }
         return plan.steps.compactMap { step in
             guard step.stream.codecType == "subtitle", let n = step.subtitleNumber else { return nil }
-            let name = step.stream.title ?? step.stream.language ?? tr("Subtitle {0}", n)
-            let label = step.stream.title != nil && step.stream.language != nil ? "\(name) (\(step.stream.language!))" : name
+            // Named as the same stream is named among the text tracks (`trackLabel`).
+            let label = Self.labelText(step.stream.trackFacts(.text, number: n).name(Localization.trackWords))
             return BurnableSubtitle(number: n, label: label, isBurned: step.action == .burn)
         }
     }
@@ -122,11 +126,25 @@ extension AppModel {
         await castFile(path, session: session, deviceID: deviceID, burn: number, startTime: at)
     }
 
-    /// How far the converter has made the media (seconds from the start) while a file converted
-    /// on the fly plays; nil otherwise. Read on the window's clock tick (not observed).
-    public var convertedUntil: Double? {
-        guard let cast = localCast, let hls = cast.hls, media?.contentId == cast.media.contentId else { return nil }
-        return hls.producedUntil
+    /// What the converter has made (ranges of seconds from the start, one per run: a seek starts
+    /// a new run) while a file converted on the fly plays; empty otherwise, and once all of it
+    /// is made. Read on the window's clock tick (not observed).
+    public var convertedRanges: [Range<Double>] {
+        guard let hls = playingLocalCast?.hls else { return [] }
+        let made = hls.producedRanges
+        if made.count == 1, made[0].lowerBound <= 0, made[0].upperBound >= hls.end - (hls.boundaries.first ?? 0) { return [] }
+        return made
+    }
+
+    /// The file of this computer that plays, nil for anything else: MPRIS names it by its
+    /// `file://` URL rather than the address the device fetches it from.
+    public var localFilePath: String? { playingLocalCast?.info.path }
+
+    /// The share of what plays when it is a file of this computer: the single file cast, or the
+    /// queue's current item.
+    var playingLocalCast: LocalCast? {
+        guard let id = media?.contentId else { return nil }
+        return ([localCast].compactMap { $0 } + queueCasts).first { $0.media.contentId == id }
     }
 
     /// Ends the share once the device has shown our media and then moved on.

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 import CastClient
 import CastProtocol
+import LocalMedia
 
 // Derived playback state: everything here reads the session's RemoteMediaClient snapshot
 // (the one copy of the media status) and its interpolation rule.
@@ -98,15 +99,19 @@ extension AppModel {
     public var activeTextTrackID: Int? { textTracks.first { activeTrackIDs.contains($0.trackId) }?.trackId }
     public var activeAudioTrackID: Int? { audioTracks.first { activeTrackIDs.contains($0.trackId) }?.trackId }
 
+    /// A track's name in the tracks popover: its language and title by the one naming rule
+    /// (LocalMedia's `TrackFacts` with `Localization.trackWords`), so a stream is called the same
+    /// here, in the Burn In menu and on the device.
     public static func trackLabel(_ t: MediaTrack) -> String {
-        let name = t.name.map { shortened($0) } ?? tr("Track {0}", t.trackId)
-        // The name is isolated and the label starts with the UI's direction mark, so "فارسی (fa)"
-        // reads name-then-code in an English window and a Persian one alike.
-        let mark = Localization.isRightToLeft ? "\u{200F}" : "\u{200E}"
-        if let lang = t.language, !lang.isEmpty, !(t.name ?? "").contains("(") {
-            return "\(mark)\u{2068}\(name)\u{2069} (\(lang))"
-        }
-        return name
+        let facts = TrackFacts(
+            kind: t.type == .text ? .text : .audio, language: t.language, title: t.name.map { shortened($0) }, origin: .track(id: t.trackId))
+        return labelText(facts.name(Localization.trackWords))
+    }
+
+    /// A name for a menu row, starting with the UI's direction mark: a name in the other
+    /// script ("فارسی" in an English window) then sits at the row's start like the others.
+    static func labelText(_ name: String) -> String {
+        (Localization.isRightToLeft ? "\u{200F}" : "\u{200E}") + name
     }
 
     public var breakMarkers: [BreakMarker] {

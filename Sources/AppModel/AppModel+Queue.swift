@@ -26,7 +26,7 @@ extension AppModel {
             let metadata = item?.media?.metadata
             var detail: [String] = []
             if let artist = metadata?.artist ?? metadata?.albumArtist ?? metadata?.subtitle, !artist.isEmpty { detail.append(shortened(artist)) }
-            if let d = item?.media?.duration, d > 0 { detail.append(formatQueueTime(d)) }
+            if let d = item?.media?.duration, d > 0 { detail.append(formatTime(d)) }
             let title = shortened(metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…"))
             return QueueRow(
                 itemID: id, title: title, detail: Localization.joinParts(detail), artworkURL: metadata?.images?.first?.url,
@@ -131,15 +131,6 @@ extension AppModel {
     }
 }
 
-/// 3:25, 1:02:03.
-func formatQueueTime(_ s: Double) -> String {
-    // A duration from the device: not trusted to be finite, positive or to fit an Int.
-    let total = s.isFinite ? Int(min(max(0, s), Double(Int32.max)).rounded(.down)) : 0
-    let h = total / 3600, m = (total % 3600) / 60, sec = total % 60
-    let mm = h > 0 && m < 10 ? "0\(m)" : "\(m)"
-    return (h > 0 ? "\(h):" : "") + mm + ":" + (sec < 10 ? "0\(sec)" : "\(sec)")
-}
-
 // MARK: casting into the queue
 
 extension AppModel {
@@ -213,7 +204,8 @@ extension AppModel {
     private func queueItems(for entries: [QueueEntry], session: CastSession) async -> ([QueueItem], [LocalCast]) {
         do {
             let ends = try await session.connectionEndpoints()
-            let batch = await mediaShare.queueItems(for: entries, device: ends.remote, localAddress: ends.local)
+            let batch = await mediaShare.queueItems(
+                for: entries, device: ends.remote, localAddress: ends.local, words: Localization.trackWords, languages: Localization.preferredLanguages)
             for text in batch.warnings + batch.failures { post(text) }
             return (batch.items, batch.casts)
         } catch {

@@ -31,6 +31,16 @@ static inline void cgtk_accessible_set_pressed(GtkWidget *_Nonnull w, int presse
     gtk_accessible_update_state(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_STATE_PRESSED,
         pressed ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
 }
+/* A checked state for assistive technology (a one-of-many choice row). */
+static inline void cgtk_accessible_set_checked(GtkWidget *_Nonnull w, int checked) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(w), GTK_ACCESSIBLE_STATE_CHECKED,
+        checked ? GTK_ACCESSIBLE_TRISTATE_TRUE : GTK_ACCESSIBLE_TRISTATE_FALSE, -1);
+}
+/* A toggle button that assistive technology sees as a radio button (the accessible role can be
+ * given only when the widget is made, and g_object_new is variadic). */
+static inline GtkWidget *_Nonnull cgtk_radio_toggle_button_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_TOGGLE_BUTTON, "accessible-role", GTK_ACCESSIBLE_ROLE_RADIO, NULL));
+}
 /* Whether the widget's accessible label is exactly `label` (GTK 4.8 has no getter; the test
  * helper reads the AT context). Used by tests. */
 static inline int cgtk_accessible_label_is(GtkWidget *_Nonnull w, const char *_Nonnull label) {

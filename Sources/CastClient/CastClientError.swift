@@ -62,8 +62,9 @@ public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible
     case invalidPlayerState(command: String)
     /// The receiver refused the request as invalid.
     case invalidRequest(command: String, reason: String?)
-    /// The receiver answered with a generic error.
-    case mediaError(command: String, reason: String?)
+    /// The receiver answered with a generic error (ERROR), with the Web Receiver's
+    /// `DetailedErrorCode` when it gave one.
+    case mediaError(command: String, reason: String?, detailedErrorCode: Int? = nil)
     /// `supportedMediaCommands` in the latest status does not allow this command.
     case commandNotSupported(command: String)
     /// A media command needs loaded media, and there is none.
@@ -114,8 +115,8 @@ public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible
             "\(c) is not possible in the player's current state (is anything loaded?)."
         case .invalidRequest(let c, let r):
             "The receiver refused \(c)" + (r.map { ": \($0)" } ?? "") + "."
-        case .mediaError(let c, let r):
-            "The receiver reported an error for \(c)" + (r.map { ": \($0)" } ?? "") + "."
+        case .mediaError(let c, let r, let code):
+            "The receiver reported an error for \(c)" + (r.map { ": \($0)" } ?? "") + (code.map { ", error code \($0)" } ?? "") + "."
         case .commandNotSupported(let c):
             "The receiver does not allow \(c) for the current media."
         case .noMediaSession:

@@ -309,7 +309,7 @@ public actor RemoteMediaClient {
         case .loadFailed(let e): throw .loadFailed(reason: e.reason?.rawValue, detailedErrorCode: e.detailedErrorCode)
         case .loadCancelled: throw .loadCancelled
         case .invalidRequest(let e): throw .invalidRequest(command: label, reason: e.reason?.rawValue)
-        case .error(let e): throw .mediaError(command: label, reason: e.reason?.rawValue)
+        case .error(let e): throw .mediaError(command: label, reason: e.reason?.rawValue, detailedErrorCode: e.detailedErrorCode)
         default: throw .unexpectedReply(request: label, type: message.type)
         }
     }

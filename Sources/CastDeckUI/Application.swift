@@ -76,7 +76,9 @@ public final class CastDeckApplication {
     func startup() {
         settings = Settings(schemaID: Self.appID)
         Localization.translate = { Gettext.translate($0) }
+        Localization.translateLanguageName = { Gettext.translate($0, domain: Gettext.languageNamesDomain) }
         Localization.isRightToLeft = Gettext.isRightToLeft
+        Gettext.localizeDigits = { Localization.localizeDigits($0) }
         Gtk.setDefaultIconName(Self.appID)
         // Ctrl+Q asks first while media is cast (Application+Desktop.swift).
         let quit = SimpleAction(name: "quit") { [unowned self] _ in self.requestQuit() }

@@ -276,9 +276,10 @@ final class ExpandedController {
         let inset = 12.0
         let width = w - 2 * inset
         let rtl = markers.isRightToLeft
-        // A file converted on the fly: how far the conversion has got, as a band under the thumb.
-        if let made = model.convertedUntil, made < d {
-            let x0 = inset, x1 = inset + width * max(0, min(1, made / d))
+        // A file converted on the fly: what the conversion has made, a band under the thumb for
+        // each run (a seek starts another).
+        for made in model.convertedRanges {
+            let x0 = inset + width * max(0, min(1, made.lowerBound / d)), x1 = inset + width * max(0, min(1, made.upperBound / d))
             cr.setColor(RGBA(red: 0.5, green: 0.5, blue: 0.5, alpha: 0.35))
             cr.rectangle(rtl ? w - x1 : x0, h / 2 - 3, x1 - x0, 6)
             cr.fill()

@@ -127,6 +127,9 @@ final class StyleEditor {
     private func spinRow(_ group: PreferencesGroup, _ title: String, _ lo: Double, _ hi: Double, _ step: Double,
                          _ key: WritableKeyPath<TextTrackStyle, Double?>, _ fallback: Double) {
         let spin = SpinButton(lower: lo, upper: hi, step: step)
+        // In the UI language's digits and decimal sign (Persian "۱٫۵"), read back the same way.
+        let digits = spin.digits
+        spin.setNumberText(format: { Localization.formatDecimal($0, fractionDigits: digits) }, parse: { Localization.parseDecimal($0) })
         spin.value = style[keyPath: key] ?? fallback
         spin.onValueChanged { [unowned self] in self.style[keyPath: key] = spin.value }
         row(group, title, spin)

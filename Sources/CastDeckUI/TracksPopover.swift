@@ -6,8 +6,10 @@ import GLibInterop
 import GtkInterop
 
 /// "Subtitles and audio" (tracks-popover.ui): Off and each text track, then each audio track,
-/// as toggle buttons bound to win.text-track / win.audio-track with the track id as target,
-/// so GTK presses the button of the action's state (the receiver's active track).
+/// then the subtitles that can be burned in: one group of choice rows each (a check mark on the
+/// chosen row, a radio button to assistive technology), bound to win.text-track /
+/// win.audio-track / win.burn-subtitles with the track id as target, so GTK marks the row of
+/// the action's state (the receiver's active track) and only that one in each group.
 @MainActor
 final class TracksPopover {
     static let resource = CastDeckApplication.resourcePath + "/ui/tracks-popover.ui"
@@ -78,8 +80,6 @@ final class TracksPopover {
         sections = []
         let active = Set(model.activeTrackIDs)
         box.append(Label(tr("Subtitles"), classes: ["heading"]))
-        // Toggle buttons rather than radio check buttons: GTK 4.8 gives check buttons no
-        // accessible action, so screen readers could read but not choose them.
         box.append(button(tr("Off"), action: .selectTextTrack, target: -1))
         addSection(to: box, source.text, action: .selectTextTrack, moreName: tr("Show More Subtitles"), active: active)
         if !source.audio.isEmpty {
@@ -92,6 +92,7 @@ final class TracksPopover {
             box.append(Label(tr("Burn In Subtitles"), classes: ["heading"]))
             box.append(button(tr("None"), action: .burnSubtitles, target: -1))
             for t in source.burnable {
+                // Named apart from the same stream among the subtitles above.
                 box.append(button(t.label, action: .burnSubtitles, target: t.number, name: tr("Burn in {0}", t.label)))
             }
         }
@@ -154,11 +155,8 @@ final class TracksPopover {
     }
 
     private func button(_ label: String, action: AppAction.Name, target: Int, name: String? = nil) -> ToggleButton {
-        let b = ToggleButton(label: label)
+        let b = ToggleButton.choice(label, maxWidthChars: 40)
         if let name { b.setAccessibleName(name) }
-        b.addCSSClass("flat")
-        b.alignLabelStart()
-        b.ellipsizeLabel(maxWidthChars: 40)
         b.setAction("win." + action.rawValue, target: .int(target))
         return b
     }

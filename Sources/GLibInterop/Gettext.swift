@@ -9,12 +9,15 @@ import CGtk
 /// reorder them (`tr("Ad {0} of {1}", a, b)`).
 public enum Gettext {
     public static let domain = "castdeck"
+    /// iso-codes' translations of language names (optional: English names without them).
+    public static let languageNamesDomain = "iso_639-2"
 
     /// Sets the locale from the environment and binds the domain to `localeDir`.
     public static func setUp(localeDir: String) {
         setlocale(LC_ALL, "")
         bindtextdomain(domain, localeDir)
         bind_textdomain_codeset(domain, "UTF-8")
+        bind_textdomain_codeset(languageNamesDomain, "UTF-8")
         textdomain(domain)
     }
 
@@ -22,6 +25,12 @@ public enum Gettext {
     // read while the C string of `message` is still alive (inside withCString).
     public static func translate(_ message: String) -> String {
         message.withCString { String(cString: dgettext(domain, $0)) }
+    }
+
+    /// The translation in another package's domain, such as iso-codes' `iso_639-2` (language
+    /// names), bound where the system keeps its translations.
+    public static func translate(_ message: String, domain other: String) -> String {
+        message.withCString { m in other.withCString { d in String(cString: dgettext(d, m)) } }
     }
 
     public static func translate(_ singular: String, _ plural: String, _ n: Int) -> String {
@@ -37,19 +46,10 @@ public enum Gettext {
 }
 
 extension Gettext {
-    /// The digits of the UI language. Translators give them as the translation of
-    /// "0123456789" (Persian: ۰۱۲۳۴۵۶۷۸۹); untranslated, the Western digits stay.
-    public static var digits: [Character] {
-        let d = Array(translate("0123456789"))
-        return d.count == 10 ? d : Array("0123456789")
-    }
-
-    /// `text` with its Western digits written in the UI language's digits.
-    public static func localizeDigits(_ text: String) -> String {
-        let d = digits
-        guard d.first != "0" else { return text }
-        return String(text.map { c in c.isASCII ? (c.wholeNumberValue.map { d[$0] } ?? c) : c })
-    }
+    /// `text` with its Western digits written in the UI language's digits. The rule lives in
+    /// AppModel (`Localization.localizeDigits`), which this floor module cannot import: the
+    /// app points this at it when it starts; until then digits stay as they are.
+    nonisolated(unsafe) public static var localizeDigits: @Sendable (String) -> String = { $0 }
 
     /// An argument as text: numbers in the UI language's digits.
     static func argument(_ a: CustomStringConvertible) -> String {

@@ -13,6 +13,7 @@
 //   Application      AdwApplication: startup/activate, app actions, accelerators
 //   SimpleAction     a GAction (typed parameter and state), ActionGroup   Action.swift
 //   Cairo, TextLayout drawing inside a DrawingArea's draw function (Pango for text)
+//   ToggleButton.choice, SpinButton.setNumberText  one-of-many rows, numbers in the UI's digits   Choices.swift
 //
 // Signals come as typed methods (`onClicked`, `onValueChanged`, `onResponse(String)`), built on
 // GLibInterop's closure boxes. Wrappers are structs around pointers GTK owns; a builder's

@@ -25,6 +25,12 @@ public struct LocalCast: Sendable {
     public var plan: ConversionPlan?
     /// The HLS made on demand when the plan is not `direct`.
     public var hls: HLSSession?
+
+    /// The text track to turn on in the LOAD for someone who reads `languages` (see
+    /// `SidecarSubtitles.preferred`); nil leaves subtitles off.
+    public func defaultTextTrack(languages: [String]) -> Int? {
+        SidecarSubtitles.preferred(subtitles, languages: languages).map { $0 + 1 }
+    }
 }
 
 /// Casting files from this computer: the one entry point for the window and castctl.
@@ -99,8 +105,10 @@ public actor MediaShare {
     ///   extra subtitle file is unusable, or the server cannot listen.
     ///   - model: the device's model (TXT `md`), choosing the column of ``DeviceCapabilities``.
     ///   - burnSubtitles: an embedded subtitle stream (1-based) to draw into the picture.
+    ///   - words: how the tracks are named (the window gives the user's language; see `TrackFacts`).
     public func prepare(
-        file: String, extraSubtitles: [String] = [], device: String, localAddress: String, model: String? = nil, burnSubtitles: Int? = nil
+        file: String, extraSubtitles: [String] = [], device: String, localAddress: String, model: String? = nil, burnSubtitles: Int? = nil,
+        words: TrackWords = .english
     ) async throws(LocalMediaError) -> LocalCast {
         let path = Self.localPath(file)
         let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe, strict: false)
@@ -119,8 +127,7 @@ public actor MediaShare {
             guard let format = SubtitleFormat(extension: (sp as NSString).pathExtension) else {
                 throw .subtitleUnusable(path: sp, reason: "only .srt, .vtt, .ass and .ssa files are read")
             }
-            let source = SidecarSubtitles.describe(fileName: name, path: sp, mediaBase: nil)
-                ?? SubtitleSource(path: sp, format: format, language: nil, name: "Subtitles")
+            let source = SidecarSubtitles.describe(fileName: name, path: sp, mediaBase: nil) ?? SubtitleSource(path: sp, format: format, language: nil)
             converted.append((source, try Self.convert(source)))
         }
         var warnings = info.warnings
@@ -138,11 +145,11 @@ public actor MediaShare {
         var embeddedSubs: [(SubtitleSource, WebVTTDocument)] = []
         for step in plan?.textSubtitles ?? [] {
             if let doc = await Self.extractSubtitles(path: path, stream: step.stream, ffmpeg: ffmpeg) {
-                let lang = step.stream.language.flatMap { $0 == "und" ? nil : Languages.lookup($0) }
-                var name = step.stream.title ?? lang?.name ?? "Subtitles \(step.subtitleNumber ?? 0)"
-                if step.stream.isForced, !name.contains("forced") { name += " (forced)" }
-                let stem = "embedded-\(step.subtitleNumber ?? 0)"
-                embeddedSubs.append((SubtitleSource(path: stem + ".srt", format: .srt, language: lang?.tag, name: name), doc))
+                let number = step.subtitleNumber ?? 0
+                let source = SubtitleSource(
+                    path: "embedded-\(number).srt", format: .srt, language: step.stream.languageTag, title: step.stream.title,
+                    isForced: step.stream.isForced, origin: .stream(number: number))
+                embeddedSubs.append((source, doc))
             } else {
                 warnings.append("The embedded subtitles \(ConversionPlan.describe(step.stream)) could not be converted to WebVTT; they are left out.")
             }
@@ -200,18 +207,17 @@ public actor MediaShare {
             tracks.append(
                 MediaTrack(
                     trackId: i + 1, type: .text, subtype: s.isHearingImpaired ? .captions : .subtitles, trackContentId: item.url,
-                    trackContentType: "text/vtt", name: s.name, language: s.language))
+                    trackContentType: "text/vtt", name: s.facts.name(words), language: s.language))
         }
 
         if let hls, hls.renditions.contains(where: { $0.isVideo }) {
             // Each audio rendition is an AUDIO track the receiver switches with EDIT_TRACKS_INFO.
             let base = main.url.dropLast("master.m3u8".count)
             for (i, r) in hls.renditions.filter({ !$0.isVideo }).enumerated() {
-                let lang = r.stream.language.flatMap { $0 == "und" ? nil : (Languages.lookup($0)?.tag ?? $0) }
                 tracks.append(
                     MediaTrack(
                         trackId: 101 + i, type: .audio, trackContentId: base + r.name + ".m3u8", trackContentType: "application/vnd.apple.mpegurl",
-                        name: HLSSession.audioName(r.stream, number: i + 1), language: lang))
+                        name: r.stream.trackFacts(.audio, number: i + 1).name(words), language: r.stream.languageTag))
             }
         }
         var media = MediaInformation(

@@ -107,7 +107,7 @@ public final class MPRISService: DBusObjectHandler {
             ("MinimumRate", .double(rateChangeable ? MPRIS.minimumRate : 1)),
             ("MaximumRate", .double(rateChangeable ? MPRIS.maximumRate : 1)),
             ("Metadata", .dictionary(MPRIS.metadata(trackID: trackID, media: media ? model.media : nil,
-                                                    artworkPath: model.artworkPath))),
+                                                    artworkPath: model.artworkPath, localFile: model.localFilePath))),
             ("Volume", .double(volume)),
             ("CanGoNext", .bool(model.isEnabled(.queueNext))),
             ("CanGoPrevious", .bool(model.isEnabled(.queuePrev))),

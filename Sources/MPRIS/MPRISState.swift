@@ -63,8 +63,10 @@ public enum MPRIS {
     }
 
     /// xesam/mpris metadata of a media item. `length` is left out for live streams and unknown
-    /// durations, `artUrl` without a local artwork file.
-    public static func metadata(trackID: String, media: MediaInformation?, artworkPath: String?) -> [(String, DBusValue)] {
+    /// durations, `artUrl` without a local artwork file. `localFile` is the file of this
+    /// computer the item is (a cast file): `url` is its `file://` URL, not the address with a
+    /// share token the device fetches it from.
+    public static func metadata(trackID: String, media: MediaInformation?, artworkPath: String?, localFile: String? = nil) -> [(String, DBusValue)] {
         var out: [(String, DBusValue)] = [("mpris:trackid", .objectPath(trackID))]
         guard let media else { return out }
         if media.streamType != .live, let d = media.duration, d > 0, d.isFinite {
@@ -74,7 +76,7 @@ public enum MPRIS {
         if let title = m?.displayTitle, !title.isEmpty { out.append(("xesam:title", .string(title))) }
         if let artist = m.flatMap(artist), !artist.isEmpty { out.append(("xesam:artist", .strings([artist]))) }
         if let album = m.flatMap(album), !album.isEmpty { out.append(("xesam:album", .string(album))) }
-        out.append(("xesam:url", .string(media.contentUrl ?? media.contentId)))
+        out.append(("xesam:url", .string(localFile.map(fileURI) ?? media.contentUrl ?? media.contentId)))
         if let path = artworkPath, !path.isEmpty { out.append(("mpris:artUrl", .string(fileURI(path)))) }
         return out
     }

@@ -149,5 +149,8 @@ final class QueueModelTests: XCTestCase {
         XCTAssertEqual(model.queueRows.first?.detail, "The Testers، 3:25")
         XCTAssertFalse(model.queueRows.contains { $0.detail.contains("·") }, "a middle dot beside the digits")
         XCTAssertEqual(Localization.joinParts(["Queue", "", "3 items"]), "Queue، 3 items", "empty parts are left out")
+        // The duration in the UI language's digits too (issue 35: Persian rows showed 3:25).
+        Localization.translate = { ["0123456789": "۰۱۲۳۴۵۶۷۸۹", " · ": "، "][$0] ?? english($0) }
+        XCTAssertEqual(model.queueRows.first?.detail, "The Testers، ۳:۲۵")
     }
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
-import AppModel
 import CastClient
 import CastProtocol
 import CastReceiver
 import Foundation
 import XCTest
+
+@testable import AppModel
 
 /// What the window shows must be what the device does (issue: "The window tells the truth"):
 /// a vanished device, media that ended, the device's own volume, an app CastDeck cannot
@@ -205,10 +206,14 @@ final class ConvertedFileTests: XCTestCase {
         let first = try XCTUnwrap(model.media?.contentId)
         let subs = model.burnableSubtitles
         XCTAssertEqual(subs.map(\.number), [1])
-        XCTAssertEqual(subs.first?.label, "Français (fre)")
+        // The stream (French, titled "Français") is named as it is among the text tracks.
+        XCTAssertEqual(subs.first?.label, "\u{200E}French")
+        XCTAssertEqual(subs.first?.label, model.textTracks.first.map(AppModel.trackLabel))
         XCTAssertEqual(subs.first?.isBurned, false)
         XCTAssertTrue(model.isEnabled(.burnSubtitles))
-        XCTAssertNotNil(model.convertedUntil, "conversion progress is known while it plays")
+        let hls = try XCTUnwrap(model.localCast?.hls)
+        XCTAssertFalse(hls.producedRanges.isEmpty, "conversion progress is known while it plays")
+        XCTAssertTrue(model.convertedRanges.isEmpty || model.convertedRanges == hls.producedRanges, "empty only once all is made")
 
         await model.perform(.burnSubtitles(1))
         try await waitUntil("the file cast again with the subtitle drawn in") {

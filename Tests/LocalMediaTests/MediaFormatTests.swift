@@ -42,4 +42,23 @@ final class MediaFormatTests: XCTestCase {
         XCTAssertEqual(LocalMediaInfo.cleanTitle(fileName: "[Group] my_holiday_video.webm"), "my holiday video")
         XCTAssertEqual(LocalMediaInfo.cleanTitle(fileName: "song.mp3"), "song")
     }
+
+    /// A track number before a name is not part of a title made from the file name (issue 35).
+    func testTitleFromFileNameLosesItsTrackNumber() {
+        func title(_ name: String, audio: Bool = false) -> String { LocalMediaInfo.cleanTitle(fileName: name, isAudio: audio) }
+        XCTAssertEqual(title("01 film.mkv"), "film")
+        XCTAssertEqual(title("01 - Song.mp3", audio: true), "Song")
+        XCTAssertEqual(title("01. Song.flac", audio: true), "Song")
+        XCTAssertEqual(title("1-01 Song.mp3", audio: true), "Song")
+        XCTAssertEqual(title("07_track_name.ogg", audio: true), "track name")
+        XCTAssertEqual(title("12 Song.mp3", audio: true), "Song")
+        XCTAssertEqual(title("3 - The Big Film.mkv"), "The Big Film")
+        // Films whose name starts with a number keep it.
+        XCTAssertEqual(title("28 Days Later.mkv"), "28 Days Later")
+        XCTAssertEqual(title("12 Angry Men.mp4"), "12 Angry Men")
+        XCTAssertEqual(title("2-Headed Shark Attack.mp4"), "2-Headed Shark Attack")
+        XCTAssertEqual(title("2001 A Space Odyssey.mkv"), "2001 A Space Odyssey")
+        XCTAssertEqual(title("1917.mkv"), "1917")
+        XCTAssertEqual(title("01.mp3", audio: true), "01", "nothing but a number stays")
+    }
 }

@@ -49,6 +49,20 @@ final class MediaShareTests: XCTestCase {
         await share.end(cast)
     }
 
+    /// A title made from the file name loses its track number; one from the file's tags is kept.
+    func testTitleFromTagsOrFromTheFileName() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed")
+        try ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame", "-metadata", "title=01 Overture", "\(dir!)/02 - x.mp3"])
+        try ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame", "\(dir!)/03 - Finale.mp3"])
+        let share = MediaShare(port: .exactly(0))
+        let tagged = try await share.prepare(file: "\(dir!)/02 - x.mp3", device: "127.0.0.1", localAddress: "127.0.0.1")
+        XCTAssertEqual(tagged.media.metadata?.title, "01 Overture")
+        let untagged = try await share.prepare(file: "\(dir!)/03 - Finale.mp3", device: "127.0.0.1", localAddress: "127.0.0.1")
+        XCTAssertEqual(untagged.media.metadata?.title, "Finale")
+        await share.end(tagged)
+        await share.end(untagged)
+    }
+
     func testVideoWithSidecarSubtitlesAndRefusals() async throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed")
         try ffmpeg(["-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "\(dir!)/My.Film.2020.720p.mp4"])
@@ -62,7 +76,11 @@ final class MediaShareTests: XCTestCase {
         XCTAssertEqual(cast.media.metadata?.metadataType, .movie)
         XCTAssertEqual(cast.media.metadata?.title, "My Film 2020")
         XCTAssertEqual(cast.media.tracks?.map(\.language), ["en"])
+        XCTAssertEqual(cast.media.tracks?.map(\.name), ["English"])
         XCTAssertEqual(cast.media.tracks?.first?.trackContentType, "text/vtt")
+        // The English file starts on for someone who reads English, not for anyone else.
+        XCTAssertEqual(cast.defaultTextTrack(languages: ["en-US"]), 1)
+        XCTAssertNil(cast.defaultTextTrack(languages: ["fa"]))
         XCTAssertTrue(cast.warnings.contains { $0.contains("My.Film.2020.720p.de.srt") }, "\(cast.warnings)")
         await share.end(cast)
 

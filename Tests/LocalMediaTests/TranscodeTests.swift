@@ -120,6 +120,17 @@ final class TranscodeTests: XCTestCase {
         return try! JSONDecoder().decode(MediaProbe.Stream.self, from: Data(json.utf8))
     }
 
+    /// Finished segments as ranges: every run, in order, however many seeks made them.
+    func testProducedRangesAreEveryRunOfSegments() {
+        let boundaries = [0.0, 6, 12, 18, 24, 30, 36]
+        XCTAssertEqual(HLSSession.ranges(of: [], boundaries: boundaries, end: 40), [])
+        XCTAssertEqual(HLSSession.ranges(of: [0, 1, 2], boundaries: boundaries, end: 40), [0..<18])
+        XCTAssertEqual(HLSSession.ranges(of: [0, 1, 4, 6], boundaries: boundaries, end: 40), [0..<12, 24..<30, 36..<40])
+        XCTAssertEqual(HLSSession.ranges(of: Set(0...6), boundaries: boundaries, end: 40), [0..<40])
+        // A source whose timeline starts later counts from its first boundary.
+        XCTAssertEqual(HLSSession.ranges(of: [1], boundaries: [10, 16, 22], end: 25), [6..<12])
+    }
+
     /// HLS over the real server: playlists cover the whole duration, a segment far ahead is
     /// made on demand by a restarted converter, and ending the cast leaves no process and no folder.
     func testHLSOnDemandWithSeekRestartAndCleanEnd() async throws {
@@ -153,6 +164,16 @@ final class TranscodeTests: XCTestCase {
         // Then the start again (reused or made again) and a name outside the playlist.
         let first = try await get(base + "a0_00000.ts", binary: true)
         XCTAssertEqual(first.status, 200)
+        // What is made reaches from the start to the end segment made after the seek, whether the
+        // runs have met or not (issue 35: the band showed only the first run).
+        // (The picture of the first segment may come a moment after its sound.)
+        var made = hls.producedRanges
+        for _ in 0..<100 where made.first?.lowerBound != 0 {
+            try await Task.sleep(for: .milliseconds(50))
+            made = hls.producedRanges
+        }
+        XCTAssertEqual(made.first?.lowerBound, 0, "\(made)")
+        XCTAssertEqual(made.last?.upperBound ?? 0, 40, accuracy: 0.5, "\(made)")
         let outside = try await get(base + "v_00099.ts").status
         XCTAssertEqual(outside, 404)
         let traversal = try await get(base + "..%2Fetc.ts").status

@@ -40,6 +40,14 @@ final class MPRISStateTests: XCTestCase {
         XCTAssertEqual(m["mpris:artUrl"], .string("file:///tmp/a%20b/%C3%A9.jpg"))
     }
 
+    /// A file of this computer is named by its own file:// URL, not by the media server's
+    /// address with its share token (issue 35).
+    func testALocalFileIsItsFileURL() {
+        let media = MediaInformation(contentId: "http://192.168.1.5:8010/Zm9vYmFy/film.mkv", contentUrl: "http://192.168.1.5:8010/Zm9vYmFy/film.mkv")
+        let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, artworkPath: nil, localFile: "/home/me/Videos/a film.mkv"))
+        XCTAssertEqual(m["xesam:url"], .string("file:///home/me/Videos/a%20film.mkv"))
+    }
+
     func testLiveStreamsHaveNoLength() {
         let media = MediaInformation(contentId: "x", streamType: .live, duration: 100)
         let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, artworkPath: nil))

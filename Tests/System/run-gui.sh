@@ -66,7 +66,7 @@ fdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/receiver.out")"
 CASTDECK_EXTRA_CAST_ROOTS="$work/ca/root.pem" "$bin/castdeck" --device "$fdev" "$work/media/film.mp4" >"$work/app2.log" 2>&1 & pids+=($!)
 fstatus=0
 CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" SECOND_FILE="$work/media/second.mp3" \
-  FILE_DEVICE="$fdev" FILE_TITLE="Test Film" SHOTS_DIR="${SHOTS_DIR:-}" \
+  FILE_DEVICE="$fdev" FILE_TITLE="Test Film" FILE_PATH="$work/media/film.mp4" SHOTS_DIR="${SHOTS_DIR:-}" \
   timeout 200 /usr/bin/python3 Tests/System/gui/test_files_and_trust.py || fstatus=$?
 if [[ $fstatus -ne 0 ]]; then
   echo "--- castdeck log"; tail -40 "$work/app2.log"; echo "--- receiver log"; tail -20 "$work/receiver.log"

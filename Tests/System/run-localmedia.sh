@@ -72,7 +72,7 @@ wait_for "$work/cast.out" "^Casting film.mp4" 60 || fail "castctl cast printed n
 url=$(grep -o 'http://[^ ]*' "$work/cast.out" | head -1)
 [[ $url == http://127.0.0.1:* ]] || fail "media URL $url is not on the Cast connection's address 127.0.0.1"
 [[ $url == http://127.0.0.1:80[01][0-9]/* ]] || echo "note: 8010-8019 were all taken here; the server fell back to $url"
-grep -q "subtitles: English, Français (forced)" "$work/cast.out" || fail "sidecar subtitles not named: $(cat "$work/cast.out")"
+grep -q "subtitles: English, French (forced)" "$work/cast.out" || fail "sidecar subtitles not named: $(cat "$work/cast.out")"
 "$CASTCTL" status --device "$DEV" --json >"$work/status.json"
 python3 - "$work/status.json" >"$work/tracks" <<'PY' || fail "status after cast: $(cat "$work/status.json")"
 import json, sys
@@ -84,7 +84,7 @@ assert abs(m["duration"] - 60) < 1, m["duration"]
 assert m["metadata"]["title"] == "Test Film" and m["metadata"]["metadataType"] == 1, m["metadata"]
 assert m["metadata"]["images"][0]["url"].endswith("/cover.jpg"), m["metadata"]
 t = m["tracks"]
-assert [(x["language"], x["name"], x["trackContentType"]) for x in t] == [("en", "English", "text/vtt"), ("fr", "Français (forced)", "text/vtt")], t
+assert [(x["language"], x["name"], x["trackContentType"]) for x in t] == [("en", "English", "text/vtt"), ("fr", "French (forced)", "text/vtt")], t
 print(t[0]["trackContentId"]); print(t[1]["trackContentId"]); print(m["metadata"]["images"][0]["url"])
 PY
 track=$(sed -n 1p "$work/tracks")

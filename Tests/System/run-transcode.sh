@@ -176,7 +176,7 @@ import json, sys
 m = json.load(open(sys.argv[1]))["media"]
 t = m["media"]["tracks"]
 assert [(x["type"], x["language"], x["name"]) for x in t] == [
-    ("TEXT", "fr", "Français"), ("AUDIO", "en", "English"), ("AUDIO", "de", "Deutsch – Synchronfassung")], t
+    ("TEXT", "fr", "French"), ("AUDIO", "en", "English"), ("AUDIO", "de", "German – Synchronfassung")], t
 assert m["activeTrackIds"] == [101], m["activeTrackIds"]
 PY
 "$CASTCTL" tracks --device "$CC" --on 1 102 >/dev/null || fail "castctl tracks --on 1 102"

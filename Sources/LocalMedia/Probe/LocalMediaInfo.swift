@@ -111,7 +111,8 @@ public struct LocalMediaInfo: Sendable {
         case .image: .photo
         default: .generic
         }
-        var m = MediaMetadata(metadataType: type, title: probe?.tag("title") ?? cleanTitle(fileName: (path as NSString).lastPathComponent))
+        let fileTitle = { cleanTitle(fileName: (path as NSString).lastPathComponent, isAudio: kind == .audio) }
+        var m = MediaMetadata(metadataType: type, title: probe?.tag("title") ?? fileTitle())
         let year = (probe?.tag("date") ?? probe?.tag("year")).flatMap { d in Int(d.prefix(4)) }
         switch kind {
         case .audio:
@@ -132,9 +133,11 @@ public struct LocalMediaInfo: Sendable {
         return m
     }
 
-    /// `The.Big.Film.2019.1080p.BluRay.x264-GRP.mp4` → `The Big Film 2019`.
-    public static func cleanTitle(fileName: String) -> String {
-        var stem = (fileName as NSString).deletingPathExtension
+    /// `The.Big.Film.2019.1080p.BluRay.x264-GRP.mp4` → `The Big Film 2019`; `01 - Song.mp3` →
+    /// `Song` (see `withoutTrackNumber`). Only for titles made from a file name: a title from the
+    /// file's tags is used as it is.
+    public static func cleanTitle(fileName: String, isAudio: Bool = false) -> String {
+        var stem = withoutTrackNumber((fileName as NSString).deletingPathExtension, isAudio: isAudio)
         // Remove [bracketed] tags.
         while let open = stem.firstIndex(of: "["), let close = stem[open...].firstIndex(of: "]") { stem.removeSubrange(open...close) }
         let spaced = String(stem.map { (c: Character) -> Character in c == "." || c == "_" ? " " : c })
@@ -150,6 +153,45 @@ public struct LocalMediaInfo: Sendable {
         }
         let title = kept.joined(separator: " ").trimmingCharacters(in: .whitespaces)
         return title.isEmpty ? (fileName as NSString).deletingPathExtension : title
+    }
+
+    /// The name without the track number a ripper or a numbered folder puts first: `01 film`,
+    /// `01 - Song`, `01. Song`, `1-01 Song` (disc 1, track 1) → `film`, `Song`. A number followed
+    /// by punctuation (` - `, `. `) always goes; one followed by only a space, `_` or `-` goes when
+    /// it is zero-padded (`01 `), or in any form for audio, so films named `28 Days Later`,
+    /// `12 Angry Men` or `2-Headed Shark` keep their number. A name that is nothing but a number
+    /// is kept.
+    static func withoutTrackNumber(_ stem: String, isAudio: Bool) -> String {
+        let chars = Array(stem)
+        var i = 0
+        func digits() -> Int {
+            let start = i
+            while i < chars.count, chars[i].isASCII, chars[i].isNumber { i += 1 }
+            return i - start
+        }
+        let first = digits()
+        guard (1...3).contains(first) else { return stem }
+        var strong = false
+        // Disc and track: `1-01`.
+        if i + 1 < chars.count, chars[i] == "-", chars[i + 1].isASCII, chars[i + 1].isNumber, first <= 2 {
+            let save = i
+            i += 1
+            if (2...3).contains(digits()) { strong = true } else { i = save }
+        }
+        let afterNumber = i
+        while i < chars.count, chars[i] == " " || chars[i] == "_" { i += 1 }
+        if i < chars.count, "-–—.)".contains(chars[i]) {
+            // `12-Title` is as likely a film's name (`2-Headed Shark`) as a track: a dash counts
+            // as punctuation only after a space.
+            strong = strong || chars[i] == "." || chars[i] == ")" || i > afterNumber
+            i += 1
+            while i < chars.count, chars[i] == " " || chars[i] == "_" { i += 1 }
+        } else if i == afterNumber {
+            return stem  // `300`, `9to5`: the number runs into the name
+        }
+        guard i < chars.count else { return stem }
+        guard strong || chars[0] == "0" || isAudio else { return stem }
+        return String(chars[i...])
     }
 
     /// `<name>.jpg`, `poster.jpg`, `cover.jpg`, `folder.jpg` (also `.jpeg`/`.png`, any case) beside the file.

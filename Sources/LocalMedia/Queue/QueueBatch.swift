@@ -16,7 +16,13 @@ public struct QueueBatch: Sendable {
 }
 
 extension MediaShare {
-    public func queueItems(for entries: [QueueEntry], device: String, localAddress: String) async -> QueueBatch {
+    /// - Parameters:
+    ///   - words: how the files' tracks are named (as `prepare` names them).
+    ///   - languages: the languages the user reads, most preferred first: each file's matching
+    ///     subtitle file is turned on (`LocalCast.defaultTextTrack`); none leaves them off.
+    public func queueItems(
+        for entries: [QueueEntry], device: String, localAddress: String, words: TrackWords = .english, languages: [String] = []
+    ) async -> QueueBatch {
         var out = QueueBatch()
         for entry in entries {
             switch entry.location {
@@ -31,12 +37,12 @@ extension MediaShare {
                 out.items.append(QueueItem(media: media, autoplay: true))
             case .file(let path):
                 do {
-                    let cast = try await prepare(file: path, device: device, localAddress: localAddress)
+                    let cast = try await prepare(file: path, device: device, localAddress: localAddress, words: words)
                     var media = cast.media
                     if let title = entry.title { media.metadata?.title = title }
                     out.warnings += cast.warnings
                     out.casts.append(cast)
-                    out.items.append(QueueItem(media: media, autoplay: true))
+                    out.items.append(QueueItem(media: media, autoplay: true, activeTrackIds: cast.defaultTextTrack(languages: languages).map { [$0] }))
                 } catch {
                     out.failures.append(error.description)
                 }

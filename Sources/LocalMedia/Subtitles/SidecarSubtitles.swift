@@ -9,19 +9,39 @@ public struct SubtitleSource: Sendable, Hashable {
     public var format: SubtitleFormat
     /// BCP 47 tag (`en`, `fr`, `pt-BR`), when the file name names a language.
     public var language: String?
-    /// What the track menu shows: "English", "Français (forced)", "Deutsch (SDH)".
-    public var name: String
+    /// What else the file name says ("Director" in `film.en.Director.srt`), or an embedded
+    /// stream's title.
+    public var title: String?
     public var isForced: Bool
     public var isHearingImpaired: Bool
+    /// A file (the sidecars and files given by hand), or an embedded stream made into a file.
+    public var origin: TrackFacts.Origin
 
-    public init(path: String, format: SubtitleFormat, language: String?, name: String, isForced: Bool = false, isHearingImpaired: Bool = false) {
+    public init(
+        path: String, format: SubtitleFormat, language: String?, title: String? = nil, isForced: Bool = false, isHearingImpaired: Bool = false,
+        origin: TrackFacts.Origin? = nil
+    ) {
         self.path = path
         self.format = format
         self.language = language
-        self.name = name
+        self.title = title
         self.isForced = isForced
         self.isHearingImpaired = isHearingImpaired
+        self.origin = origin ?? .file(name: (path as NSString).lastPathComponent)
     }
+
+    /// Whether it is a subtitle file rather than a stream of the media file.
+    public var isFile: Bool {
+        if case .file = origin { return true }
+        return false
+    }
+
+    public var facts: TrackFacts {
+        TrackFacts(kind: .text, language: language, title: title, isForced: isForced, isHearingImpaired: isHearingImpaired, origin: origin)
+    }
+
+    /// The name in English (castctl): "English", "French (forced)", "Unknown language (film.srt)".
+    public var name: String { facts.name() }
 }
 
 /// Finds the subtitle files that belong to a media file, the way people name them:
@@ -72,16 +92,16 @@ public enum SidecarSubtitles {
         } else if mediaBase == nil || anyLanguageFile {
             // `en.srt`, `2_English.srt`, `movie-name.fr.srt` in a Subs folder.
             tokens = stem.split(whereSeparator: { $0 == "." || $0 == "_" }).map(String.init)
-            if mediaBase != nil, !tokens.contains(where: { Languages.lookup($0) != nil || englishName($0) != nil }) { return nil }
+            if mediaBase != nil, !tokens.contains(where: { Languages.find($0) != nil || Languages.named(inEnglish: $0) != nil }) { return nil }
         } else {
             return nil
         }
-        var language: (tag: String, name: String)?
+        var language: String?
         var forced = false, sdh = false
         var other: [String] = []
         for t in tokens {
             let l = t.lowercased()
-            if language == nil, let found = Languages.lookup(l) ?? englishName(l) { language = found; continue }
+            if language == nil, let found = Languages.tag(l) ?? Languages.named(inEnglish: l)?.code { language = found; continue }
             switch l {
             case "forced", "foreign": forced = true
             case "sdh", "hi", "cc": sdh = true
@@ -89,21 +109,31 @@ public enum SidecarSubtitles {
             default: if Int(l) == nil { other.append(t) }
             }
         }
-        var name = language?.name ?? (other.isEmpty ? "Subtitles" : other.joined(separator: " "))
-        if language != nil, !other.isEmpty { name += " – " + other.joined(separator: " ") }
-        if forced { name += " (forced)" }
-        if sdh { name += " (SDH)" }
-        return SubtitleSource(path: path, format: format, language: language?.tag, name: name, isForced: forced, isHearingImpaired: sdh)
+        return SubtitleSource(
+            path: path, format: format, language: language, title: other.isEmpty ? nil : other.joined(separator: " "), isForced: forced,
+            isHearingImpaired: sdh)
     }
+}
 
-    /// Language names in English as release groups write them (`English.srt`, `2_French.srt`).
-    static func englishName(_ word: String) -> (tag: String, name: String)? {
-        let names = [
-            "english": "en", "french": "fr", "german": "de", "spanish": "es", "italian": "it", "portuguese": "pt", "dutch": "nl",
-            "swedish": "sv", "danish": "da", "norwegian": "no", "finnish": "fi", "polish": "pl", "russian": "ru", "czech": "cs",
-            "greek": "el", "turkish": "tr", "hungarian": "hu", "romanian": "ro", "japanese": "ja", "korean": "ko", "chinese": "zh",
-            "arabic": "ar", "hebrew": "he", "ukrainian": "uk", "vietnamese": "vi", "thai": "th", "indonesian": "id",
-        ]
-        return names[word.lowercased()].flatMap { Languages.lookup($0) }
+extension SidecarSubtitles {
+    /// Which of a cast's subtitles to turn on when it starts (an index into `subtitles`), or
+    /// nil for none. The rule, after GNOME Videos' for subtitle files beside a film:
+    /// 1. a subtitle *file* in a language the user reads (`languages`, most preferred first,
+    ///    as the locale lists them): the first of the most preferred language, a plain one
+    ///    before a hearing-impaired one before a forced one;
+    /// 2. otherwise the only subtitle file, when its name says no language (`film.srt` beside
+    ///    `film.mkv` is there to be seen);
+    /// 3. otherwise none. Subtitle streams inside the media file are never turned on here:
+    ///    the file's author marks those, and the receiver or the user chooses.
+    public static func preferred(_ subtitles: [SubtitleSource], languages: [String]) -> Int? {
+        let files = subtitles.indices.filter { subtitles[$0].isFile }
+        for wanted in languages.compactMap({ Languages.find($0)?.language.code }) {
+            let matching = files.filter { subtitles[$0].language.flatMap { Languages.find($0)?.language.code } == wanted }
+            let plain = matching.first { !subtitles[$0].isForced && !subtitles[$0].isHearingImpaired }
+            let sdh = matching.first { !subtitles[$0].isForced }
+            if let pick = plain ?? sdh ?? matching.first { return pick }
+        }
+        if files.count == 1, let only = files.first, subtitles[only].language == nil { return only }
+        return nil
     }
 }

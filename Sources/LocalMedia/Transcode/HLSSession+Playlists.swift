@@ -17,10 +17,10 @@ extension HLSSession {
         let defaultAudio = audio.firstIndex { $0.stream.isDefault } ?? 0
         if video != nil {
             for (i, a) in audio.enumerated() {
-                let lang = a.stream.language.flatMap { $0 == "und" ? nil : (Languages.lookup($0)?.tag ?? $0) }
-                let name = Self.quoted(Self.audioName(a.stream, number: i + 1))
+                // The playlist's names are English; the window names the tracks in the LOAD itself.
+                let name = Self.quoted(a.stream.trackFacts(.audio, number: i + 1).name())
                 var attrs = "TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\(name)"
-                if let lang { attrs += ",LANGUAGE=\"\(lang)\"" }
+                if let lang = a.stream.languageTag { attrs += ",LANGUAGE=\"\(lang)\"" }
                 attrs += ",DEFAULT=\(i == defaultAudio ? "YES" : "NO"),AUTOSELECT=YES,CHANNELS=\"\(a.copy ? a.stream.channels ?? 2 : min(a.stream.channels ?? 2, 2))\""
                 attrs += ",URI=\"\(a.name).m3u8\""
                 lines.append("#EXT-X-MEDIA:" + attrs)
@@ -69,16 +69,6 @@ extension HLSSession {
 
     static func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "'") + "\"" }
 
-    /// "Deutsch", "English – Commentary", "Audio 2".
-    public static func audioName(_ s: MediaProbe.Stream, number: Int) -> String {
-        let lang = s.language.flatMap { $0 == "und" ? nil : (Languages.lookup($0)?.name ?? $0) }
-        switch (lang, s.title) {
-        case (let l?, let t?) where t != l: return "\(l) – \(t)"
-        case (let l?, _): return l
-        case (nil, let t?): return t
-        default: return "Audio \(number)"
-        }
-    }
 
     /// The picture size after conversion (at most 1920×1080, even sides).
     func outputSize(_ w: Int, _ h: Int) -> (Int, Int) {

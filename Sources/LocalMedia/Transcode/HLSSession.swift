@@ -197,13 +197,31 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
         }
     }
 
-    /// How far the converter got (seconds of the source made, from the start), for a progress line.
-    public var producedUntil: Double {
+    /// What the converter has made, as ranges of seconds from the start of the media: one
+    /// range per run of finished segments (every rendition's), in order. A seek starts a new
+    /// run further on, and the size limit removes old segments, so there may be several.
+    public var producedRanges: [Range<Double>] {
         lock.withLock {
-            var i = 0
-            while renditions.allSatisfy({ done[$0.name]?.contains(i) == true }) { i += 1 }
-            return i < boundaries.count ? boundaries[i] - boundaries[0] : end - boundaries[0]
+            let made = Set(boundaries.indices.filter { i in renditions.allSatisfy { done[$0.name]?.contains(i) == true } })
+            return Self.ranges(of: made, boundaries: boundaries, end: end)
         }
+    }
+
+    /// The finished segments `made` (indices) as ranges of seconds from the first boundary, one
+    /// per run of consecutive segments; the last segment ends at `end`.
+    static func ranges(of made: Set<Int>, boundaries: [Double], end: Double) -> [Range<Double>] {
+        let origin = boundaries.first ?? 0
+        var out: [Range<Double>] = []
+        var runStart: Int?
+        for i in 0...boundaries.count {
+            let isMade = i < boundaries.count && made.contains(i)
+            if isMade, runStart == nil { runStart = i }
+            if !isMade, let start = runStart {
+                out.append((boundaries[start] - origin)..<((i < boundaries.count ? boundaries[i] : end) - origin))
+                runStart = nil
+            }
+        }
+        return out
     }
 
     /// The live converter's process id (tests).

@@ -29,11 +29,22 @@ def file_plays():
         return (status.get("playerState") == "PLAYING" and media.get("contentId", "").startswith("http://127.0.0.1:")
                 and (media.get("metadata") or {}).get("title") == TITLE) and media
     media = wait_for("the receiver to play the served file", playing, timeout=40)
-    # The subtitles beside the file went along as a text track.
-    if not any(t.get("type") == "TEXT" for t in media.get("tracks") or []):
-        raise Failure(f"no text track in {media.get('tracks')}")
+    # The subtitles beside the file (film.en.srt) went along as a text track named by its
+    # language, and started on: the window runs in English.
+    text = [t for t in media.get("tracks") or [] if t.get("type") == "TEXT"]
+    if [(t.get("name"), t.get("language")) for t in text] != [("English", "en")]:
+        raise Failure(f"the text tracks are {media.get('tracks')}")
+    active = receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or []
+    if text[0]["trackId"] not in active:
+        raise Failure(f"the English subtitles beside the file are not on: activeTrackIds {active}")
     # The window follows: its expanded controller shows the file's title.
     find(app, TITLE, "label", timeout=20)
+    # MPRIS names the file by its file:// URL, not the media server's address with its token.
+    metadata = subprocess.run(["gdbus", "call", "--session", "--dest", "org.mpris.MediaPlayer2.CastDeck", "--object-path",
+                               "/org/mpris/MediaPlayer2", "--method", "org.freedesktop.DBus.Properties.Get",
+                               "org.mpris.MediaPlayer2.Player", "Metadata"], capture_output=True, text=True, timeout=20).stdout
+    if f"'xesam:url': <'file://{os.environ['FILE_PATH']}'>" not in metadata:
+        raise Failure(f"MPRIS xesam:url is not the file's URL: {metadata}")
 
 
 def verified_mark():

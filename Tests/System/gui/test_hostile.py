@@ -176,10 +176,14 @@ def many_tracks():
     t0 = time.monotonic()
     click(button)
     wait_for("the tracks popover", lambda: find_all(app, "Subtitles", "label"), timeout=30)
-    # Toggle buttons are "push button"s to AT-SPI in GTK 4.8. The popover lists the first
+    # Each track is a choice row, a "radio button" to AT-SPI. The popover lists the first
     # tracks of each kind and says how many more there are, instead of 1,700 buttons.
-    buttons = wait_for("the track buttons", lambda: [n for n in find_all(app, role="push button")
+    buttons = wait_for("the track buttons", lambda: [n for n in find_all(app, role="radio button")
                                                      if re.match(r"^(track \d+|t\d+)", plain(n.name))], timeout=30)
+    # One chosen row per kind: the active text track (1) and audio track (2), checked.
+    checked = sorted(plain(n.name) for n in buttons if "checked" in states(n))
+    if checked != ["t0\u202e", "track 2"]:
+        raise Failure(f"checked track rows: {checked}, not the active text and audio track")
     more = wait_for("a line counting the tracks not shown",
                     lambda: [n for n in find_all(app, role="label") if "more tracks not shown" in (n.name or "")], timeout=10)
     print(f"     tracks popover: {len(buttons)} track buttons for {len(tracks)} tracks, then "
@@ -191,7 +195,7 @@ def many_tracks():
     # Show More adds the next subtitles (50), not all of them, and the audio tracks stay as they were.
     click(find(app, "Show More Subtitles", timeout=10))
     def track_buttons():
-        return [n for n in find_all(app, role="push button") if re.match(r"^(track \d+|t\d+)", plain(n.name))]
+        return [n for n in find_all(app, role="radio button") if re.match(r"^(track \d+|t\d+)", plain(n.name))]
     # The accessibility tree may show the new buttons a few at a time: wait for all 50.
     grown = wait_for("50 more track buttons", lambda: (lambda b: b if len(b) >= len(buttons) + 50 else None)(track_buttons()),
                      timeout=30)

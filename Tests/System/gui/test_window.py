@@ -160,15 +160,27 @@ def rate_from_other_sender():
             raise Failure(f"{other} is still pressed next to 0.5×")
 
 
-@case("choosing a subtitle sets activeTrackIds")
+def checked_rows():
+    """The names of the tracks popover's chosen rows (radio buttons checked for AT-SPI)."""
+    return sorted(n.name.lstrip("\u200e\u200f") for n in find_all(app, role="radio button") if "checked" in states(n))
+
+
+@case("choosing a subtitle sets activeTrackIds; one checked row per group")
 def subtitles():
     click(find(app, "Subtitles and audio"))
-    english = find(app, "English (en)", "push button")
-    click(english)
+    # A track is named by its language (and its title when it has more to say), as in every menu.
+    for name in ("Off", "English", "Persian", "English (stereo)", "English · \u2068Commentary\u2069"):
+        find(app, name, "radio button")
+    # Nothing chosen yet among the subtitles: Off, and the first audio track, are the checked rows.
+    wait_for("Off and the first audio track checked", lambda: checked_rows() == ["English (stereo)", "Off"])
+    click(find(app, "English", "radio button"))
     wait_for("track 1 active", lambda: 1 in (receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or []))
-    click(find(app, "Off", "push button"))
+    wait_for("English checked instead of Off", lambda: checked_rows() == ["English", "English (stereo)"])
+    shot("gui-tracks")
+    click(find(app, "Off", "radio button"))
     wait_for("no text track", lambda: not ({1, 2} & set(receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or [])))
-    click(find(app, "English (en)", "push button"))
+    wait_for("Off checked again", lambda: checked_rows() == ["English (stereo)", "Off"])
+    click(find(app, "English", "radio button"))
     wait_for("track 1 active again", lambda: 1 in (receiver_media(CASTCTL, DEVICE).get("activeTrackIds") or []))
 
 
