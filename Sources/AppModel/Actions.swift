@@ -277,7 +277,10 @@ extension AppModel {
         case .selectTextTrack, .selectAudioTrack:
             return media && !(textTracks.isEmpty && audioTracks.isEmpty)
         case .applyStyle:
-            return media && (supports(.editTracks) || !textTracks.isEmpty)
+            // Subtitles are drawn over a moving picture: music and photos have none to style.
+            let noVideo = isAudio || self.media?.metadata?.metadataType == .photo
+                || self.media?.contentType?.lowercased().hasPrefix("image") == true
+            return media && !noVideo && (supports(.editTracks) || !textTracks.isEmpty)
         case .useStyleAsDefault:
             return true
         case .castSample:

@@ -10,7 +10,8 @@ import XCTest
 
 /// Issue 35, media and tracks as a new user meets them: a subtitle file beside a film is named
 /// by its language and starts on in the user's language, a track has one name in every menu,
-/// a dead link says what the device said, numbers come in the UI's digits.
+/// a dead link says what the device said, numbers come in the UI's digits, the subtitle style
+/// is not offered for music.
 @MainActor
 final class TracksAndTitlesTests: XCTestCase {
     var saved: (translate: @Sendable (String) -> String, languages: [String])!
@@ -107,6 +108,27 @@ final class TracksAndTitlesTests: XCTestCase {
         Localization.translate = saved.translate
         XCTAssertEqual(formatTime(205), "3:25")
         XCTAssertEqual(Localization.formatDecimal(1, fractionDigits: 1), "1.0")
+    }
+
+    func testSubtitleStyleIsOfferedForVideoOnly() async throws {
+        let h = try await Harness.start()
+        let model = h.model()
+        await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address, name: "Demo TV")))
+        let subtitles = [MediaTrack(trackId: 1, type: .text, trackContentId: "http://example.com/en.vtt", trackContentType: "text/vtt", language: "en")]
+        await model.load(MediaInformation(contentId: "http://example.com/song.mp3", contentType: "audio/mpeg",
+                                          metadata: MediaMetadata(metadataType: .musicTrack, title: "Song"), duration: 200, tracks: subtitles))
+        try await waitUntil("the song loaded") { model.hasMedia }
+        XCTAssertFalse(model.isEnabled(.applyStyle), "no picture to draw subtitles on")
+        await model.load(MediaInformation(contentId: "http://example.com/photo.jpg", contentType: "image/jpeg",
+                                          metadata: MediaMetadata(metadataType: .photo, title: "Photo"), tracks: subtitles))
+        try await waitUntil("the photo loaded") { model.media?.contentId == "http://example.com/photo.jpg" }
+        XCTAssertFalse(model.isEnabled(.applyStyle), "a photo does not move under subtitles either")
+        await model.load(MediaInformation(contentId: "http://example.com/film.mp4", contentType: "video/mp4",
+                                          metadata: MediaMetadata(metadataType: .movie, title: "Film"), duration: 200, tracks: subtitles))
+        try await waitUntil("the film loaded") { model.media?.contentId == "http://example.com/film.mp4" }
+        XCTAssertTrue(model.isEnabled(.applyStyle))
+        await model.disconnect()
+        await h.stop()
     }
 }
 

@@ -78,6 +78,9 @@ def second_launch_hands_over():
              lambda: (receiver_media(CASTCTL, DEVICE).get("media") or {}).get("metadata", {}).get("title") == "Second Film",
              timeout=40)
     find(app, "Second Film", "label", timeout=20)
+    # Music has no picture to draw subtitles on: Subtitle style is not offered.
+    wait_for("Subtitle style insensitive for an MP3",
+             lambda: "sensitive" not in states(find(app, "Subtitle style", "push button", timeout=5)))
 
 
 def quit_keeps_running_for_a_file():
