@@ -19,6 +19,8 @@ import MPRIS
 @MainActor
 final class DesktopState {
     var mpris: MPRISService?
+    /// The last mini player opened; once closed or dismissed its window is gone, and the next
+    /// opening makes a new one.
     var miniPlayer: MiniPlayer?
     /// True while a g_application_hold keeps CastDeck running with no window.
     var held = false
@@ -104,7 +106,7 @@ extension CastDeckApplication {
 
     func openMiniPlayer() {
         guard let model, let window else { return }
-        if desktop.miniPlayer == nil {
+        if desktop.miniPlayer?.isShown != true {
             do {
                 let mini = try MiniPlayer(app: app, model: model)
                 mini.onClosed = { [unowned self] in self.miniPlayerClosed() }

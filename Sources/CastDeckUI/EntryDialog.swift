@@ -7,9 +7,10 @@ import GtkInterop
 /// it as it is typed: what is wrong shows under the entry and the accepting response stays
 /// off until the text is usable. The .ui file has "dialog", "entry" and "problem".
 ///
-/// One dialog per .ui file lives as long as the app and is hidden, not destroyed, after each
-/// answer: GTK 4.8 can crash when a window is finalized while assistive technology is
-/// reading it, and a dialog is closed exactly when a screen reader is most likely to be there.
+/// Each time it is asked for the dialog is made afresh, and it is destroyed once answered: a
+/// window kept hidden can crash GTK 4.8 under a screen reader (Window.destroyWhenClosed).
+/// The last one made per .ui file is kept here with its builder, which holds a reference to
+/// the dialog, so that a second request can close a dialog that is still open.
 @MainActor
 final class EntryDialog {
     private static var dialogs: [String: EntryDialog] = [:]
@@ -28,7 +29,7 @@ final class EntryDialog {
         entry = ui.get("entry")
         message = ui.get("problem")
         self.accept = accept
-        dialog.asWindow.hideOnClose = true
+        dialog.asWindow.destroyWhenClosed()
         entry.onChanged { [unowned self] in self.check() }
         dialog.onResponse { [unowned self] response in
             if response == self.accept { self.onAccept(self.entry.text) }
@@ -49,14 +50,11 @@ final class EntryDialog {
     static func present(resource: String, accept: String, parent: Window?,
                         problem: @escaping @MainActor (String) -> String?,
                         onAccept: @escaping @MainActor (String) -> Void) {
-        let d: EntryDialog
-        if let existing = dialogs[resource] {
-            d = existing
-        } else {
-            guard let made = try? EntryDialog(resource: resource, accept: accept) else { return }
-            dialogs[resource] = made
-            d = made
-        }
+        // Destroying a dialog that was already destroyed does nothing.
+        dialogs[resource]?.dialog.asWindow.destroy()
+        dialogs[resource] = nil
+        guard let d = try? EntryDialog(resource: resource, accept: accept) else { return }
+        dialogs[resource] = d
         d.problem = problem
         d.onAccept = onAccept
         d.entry.text = ""

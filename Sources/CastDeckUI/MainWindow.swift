@@ -161,23 +161,6 @@ public final class MainWindow {
         return true
     }
 
-    /// The keyboard shortcuts window (Ctrl+?, and Keyboard Shortcuts in the main menu), loaded
-    /// once the first frame is up: from `gtk/help-overlay.ui` GTK would load it itself, before
-    /// the first frame, for a window nobody has asked for yet. A definition that does not load
-    /// is reported and leaves the app without that window.
-    func installShortcutsWindow(_ app: Application) {
-        do {
-            let ui = try Builder(resource: Self.shortcutsResource)
-            guard window.asWindow.setHelpOverlay(from: ui, id: "help_overlay") else {
-                printError("castdeck: \(Self.shortcutsResource) has no help_overlay")
-                return
-            }
-            app.setAccels("win.show-help-overlay", ["<Control>question"])
-        } catch {
-            printError("castdeck: cannot load the shortcuts window: \(error)")
-        }
-    }
-
     func present() {
         window.asWindow.present()
         updateClock()

@@ -32,10 +32,10 @@ final class MiniPlayer {
         actions.install(into: window)
         window.asWindow.setApplication(app)
         window.asWindow.addShortcut("Escape", action: "app.full-controller")
-        // Closing hides the window, which is kept for the next time: no widget is destroyed
-        // while assistive technology may still be reading it.
+        // Closing destroys the window; the next opening makes a new mini player. A hidden
+        // window left behind can crash GTK 4.8 under a screen reader (Window.destroyWhenClosed).
         window.asWindow.onCloseRequest { [unowned self] in
-            self.window.asWindow.hide()
+            self.dismiss()
             self.onClosed?()
             return true
         }
@@ -67,8 +67,16 @@ final class MiniPlayer {
 
     var isShown: Bool { window.asWindow.isVisible }
 
-    /// Hides the window without calling `onClosed` (the application is switching windows).
-    func dismiss() { window.asWindow.hide() }
+    /// Destroys the window without calling `onClosed` (the application is switching windows)
+    /// and stops rendering. The builder keeps the destroyed window's memory, so `isShown`
+    /// stays safe to ask (false from now on).
+    func dismiss() {
+        for token in tokens { token.cancel() }
+        tokens = []
+        GLibSource.remove(tick)
+        tick = 0
+        window.asWindow.destroy()
+    }
 
 }
 

@@ -20,19 +20,17 @@ final class StyleEditor {
     init(model: AppModel) { self.model = model }
 
     var toasts: ToastOverlay?
-    var retired: [Window] = []
     var lastNotice = 0
+    /// The builder of the current editor. It holds a reference to the window, so `window`
+    /// stays valid memory after GTK has destroyed it.
+    private var ui: Builder?
 
     /// Opens the editor on the style the device shows now (or the saved default, when nothing
     /// has been applied there), built afresh so every control shows that style.
     func present(parent: Window?) {
-        // The old editor is hidden, not destroyed at once: GTK 4.8 can crash when a window is
-        // finalized while assistive technology reads it. The oldest of a few go later.
-        if let old = window {
-            old.isVisible = false
-            retired.append(old)
-            if retired.count > 4 { retired.removeFirst().destroy() }
-        }
+        // An editor that is still open goes (one the user closed is gone already): a closed
+        // window is destroyed, never kept hidden (Window.destroyWhenClosed says why).
+        window?.destroy()
         window = nil
         model.draftStyle = model.deviceStyle ?? model.defaultStyle ?? .default
         lastNotice = model.notice?.serial ?? 0
@@ -53,7 +51,10 @@ final class StyleEditor {
 
     private func build(parent: Window?) throws {
         let ui = try Builder(resource: Self.resource)
+        self.ui = ui
         let win: AdwWindow = ui.get("window")
+        // style-editor.ui keeps it hidden on close; it is destroyed instead.
+        win.asWindow.destroyWhenClosed()
         window = win.asWindow
         toasts = ui.get("toasts")
         win.asWindow.setTransientFor(parent)

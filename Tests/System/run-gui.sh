@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|files|truth runs one part (while debugging); the default runs all three.
+# GUI_ONLY=window|churn|files|truth runs one part (while debugging); the default runs all four.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -47,6 +47,22 @@ if [[ $status -ne 0 ]]; then
   echo "--- castdeck log"; tail -40 "$work/app.log"
 fi
 # castdeck is one instance per session bus: end the demo before the next one.
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
+
+# A screen reader reading the tree while dialogs, toasts, popovers and windows come and go must
+# not bring castdeck down (issue 35): test_a11y_churn.py, against a demo of its own, with its
+# own settings (it saves a default subtitle style).
+if [[ $only == all || $only == churn ]]; then
+cport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+XDG_CONFIG_HOME="$work/churn-config" CASTDECK_DEMO_PORT=$cport "$bin/castdeck" --demo >"$work/churn.log" 2>&1 & pids+=($!)
+cstatus=0
+CASTCTL="$bin/castctl" DEMO_DEVICE="127.0.0.1:$cport" APP_LOG="$work/churn.log" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_a11y_churn.py || cstatus=$?
+if [[ $cstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -120 "$work/churn.log"
+  status=$cstatus
+fi
 kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 fi
 

@@ -241,10 +241,6 @@ def quit_in_the_demo():
     if find_all(app, "GtkPopover", "filler"):
         click(find(app, "Subtitles and audio"))
     wait_for("the popover to close", lambda: not find_all(app, "GtkPopover", "filler"))
-    # Let the closed editor and popover finish going away before the tree is read again: GTK
-    # 4.8 can crash in GLib when AT-SPI reads accessibles of widgets being torn down (issue 35,
-    # "A crash"; seen once here in a fresh-clone run). The crash itself is not fixed yet.
-    time.sleep(1)
     dialog = quit_dialog()
     buttons = response_buttons(dialog)
     if set(buttons) != {"Cancel", "Stop Casting"}:
