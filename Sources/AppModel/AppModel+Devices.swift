@@ -74,14 +74,74 @@ extension AppModel {
         return DeviceInfo(device)
     }
 
-    /// Forgets a device added by address (removed from the list here and in `castctl discover`).
+    /// What adding a device by address came to (`addDeviceIfAnswering`).
+    public enum AddOutcome: Equatable, Sendable {
+        /// A Cast device answered: it is listed and remembered.
+        case added(DeviceInfo)
+        /// No usable Cast device answered, or the text is not an address: nothing was
+        /// remembered. `sentence` says why and what to do; `detail` is the technical text.
+        case failed(sentence: String, detail: String?)
+    }
+
+    /// Adds a device by "host", "host:port" or "[v6]:port" only once a Cast device answers
+    /// there (the Add Device dialog): an unknown name or an address where nothing answers is
+    /// told apart and nothing is remembered. `addDevice(address:)` adds without asking.
+    public func addDeviceIfAnswering(address: String) async -> AddOutcome {
+        let text = address.trimmingWhitespace()
+        do {
+            let device = try await directory.addIfAnswering(address: text)
+            fold(.added(device))
+            return .added(DeviceInfo(device))
+        } catch .probeFailed(let failure) {
+            let parsed = try? DeviceAddress(parsing: text)
+            let problem = DeviceProblem(failure, host: parsed?.host ?? text, name: parsed?.description ?? text)
+            return .failed(sentence: problem.sentence, detail: problem.detail)
+        } catch .invalidAddress {
+            return .failed(sentence: tr("“{0}” is not an address. Enter a host name or IP address, optionally with :port.", text), detail: nil)
+        } catch {
+            return .failed(sentence: "\(error)", detail: nil)
+        }
+    }
+
+    /// Forgets a device added by address (removed from the list here and in `castctl discover`),
+    /// then says so in a notice whose Undo brings it back as it was.
     public func forget(_ device: DeviceInfo) {
         guard device.origin == .added else { return }
+        let position = deviceList.firstIndex { $0.id == device.id }
         deviceList.removeAll { $0.id == device.id }
         let directory = directory
         Task { [weak self] in
-            do { try await directory.forget(id: device.id) } catch { self?.post(tr("Could not forget {0}.", device.friendlyName), detail: "\(error)") }
+            do {
+                guard let forgotten = try await directory.forget(id: device.id) else { return }
+                self?.post(tr("Forgot “{0}”", Localization.isolatedAddress(device.friendlyName)),
+                           undo: .forget(forgotten, position: position))
+            } catch {
+                self?.post(tr("Could not forget {0}.", device.friendlyName), detail: "\(error)")
+            }
         }
+    }
+
+    /// Takes back what a notice offered to undo: a forgotten device is remembered and listed
+    /// again where it was.
+    public func undo(_ action: Notice.Undo) async {
+        switch action {
+        case .forget(let forgotten, let position):
+            do {
+                let device = try await directory.restore(forgotten)
+                // The directory's own event may have listed it already, at the end.
+                deviceList.removeAll { $0.id == device.id }
+                deviceList.insert(device, at: min(position ?? deviceList.count, deviceList.count))
+            } catch {
+                fail(error)
+            }
+        }
+    }
+
+    /// What a device row's Details show: the sentence for its problem, the technical text, and
+    /// Try Again. Nil when nothing is known against the device.
+    public func details(of device: DeviceInfo) -> Notice? {
+        guard let problem = device.problem else { return nil }
+        return Notice(serial: 0, text: problem.sentence, detail: problem.detail, retryDeviceID: device.id)
     }
 
     /// Lists a device this process runs itself (the demo receiver); it is not remembered.

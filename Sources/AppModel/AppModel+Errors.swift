@@ -11,15 +11,17 @@ extension AppModel {
         let name = device ?? tr("The device")
         switch error {
         case .connectionFailed, .tlsFailed:
-            return tr("{0} did not answer. Check that it is on and on this network.", name)
+            return didNotAnswer(name)
+        case .hostNotFound(let host, _, _):
+            return notFound(host)
         case .timeout(let request, _, _) where request == "CONNECT" || request == "GET_STATUS":
-            return tr("{0} did not answer. Check that it is on and on this network.", name)
+            return didNotAnswer(name)
         case .timeout:
             return tr("{0} did not answer in time. Try again.", name)
         case .certificateRejected:
             return tr("{0} sent a certificate that CastDeck does not accept.", name)
         case .deviceNotVerified:
-            return tr("{0} could not prove that it is a genuine Cast device, and only verified devices are allowed.", name)
+            return notVerified(name)
         case .connectionLost, .notConnected, .channelNotConnected:
             return tr("The connection to {0} was lost.", name)
         case .launchFailed:
@@ -47,6 +49,26 @@ extension AppModel {
         case .invalidNamespace, .invalidArgument, .malformedReply, .unexpectedReply, .stateFile:
             return tr("{0} answered in a way CastDeck did not understand.", name)
         }
+    }
+
+    /// A host name that resolves to no address.
+    nonisolated static func notFound(_ host: String) -> String {
+        tr("No device called “{0}” was found. Check the name, or enter the device's IP address.", Localization.isolatedAddress(host))
+    }
+
+    /// Nothing answered at the device's address.
+    nonisolated static func didNotAnswer(_ name: String) -> String {
+        tr("{0} did not answer. Check that it is on and on this network.", Localization.isolatedAddress(name))
+    }
+
+    /// Something answered at the address, but not as a Cast device speaks.
+    nonisolated static func notACastDevice(_ name: String) -> String {
+        tr("{0} answered, but not as a Cast device. Check the address and port.", Localization.isolatedAddress(name))
+    }
+
+    /// The device could not prove it is genuine, and only verified devices are allowed.
+    nonisolated static func notVerified(_ name: String) -> String {
+        tr("{0} could not prove that it is a genuine Cast device, and only verified devices are allowed.", Localization.isolatedAddress(name))
     }
 
     /// Posts a failure: the sentence, with the technical text behind "Details".

@@ -48,6 +48,11 @@ extension AppModel {
         self.session = session
         connection = .connected(deviceID: device.id)
         follow(session, name: device.friendlyName)
+        // It answered: what an earlier probe said against it no longer holds.
+        if let i = deviceList.firstIndex(where: { $0.id == device.id }), deviceList[i].probeFailure != nil {
+            deviceList[i].probeFailure = nil
+            deviceList[i].statusText = nil
+        }
         if !pendingFiles.isEmpty { await castFiles(pendingFiles) }
     }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 import CastClient
+import CastDiscovery
 
 /// What the window says about the connected device's genuineness (CastClient's
 /// `DeviceAuthentication`, reduced to what a person needs to see).
@@ -15,8 +16,11 @@ public enum DeviceTrust: Equatable, Sendable {
 }
 
 extension AppModel {
+    /// The verdict on the session's device. The demo's receiver runs inside CastDeck, so
+    /// whether it is a genuine Cast device says nothing: it has no verdict (`.unknown`).
     public var trust: DeviceTrust {
-        switch authentication {
+        if let id = sessionDeviceID, deviceList.first(where: { $0.id == id })?.source == .local { return .unknown }
+        return switch authentication {
         case .notChecked: .unknown
         case .checking: .checking
         case .verified(let identity): .verified(commonName: identity.commonName)

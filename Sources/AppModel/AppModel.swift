@@ -94,6 +94,13 @@ public final class AppModel {
         public var detail: String?
         /// A device the toast offers to connect to again ("Try Again").
         public var retryDeviceID: String?
+        /// What the toast's Undo takes back (`AppModel.undo(_:)`).
+        public var undo: Undo?
+
+        public enum Undo: Equatable, Sendable {
+            /// A device forgotten by Forget Device, and where it stood in `deviceList`.
+            case forget(ForgottenDevice, position: Int?)
+        }
     }
 
     // MARK: state
@@ -173,8 +180,8 @@ public final class AppModel {
 
     /// Shows `text` in a toast. The same sentence again while its toast may still be up
     /// replaces it instead of stacking a copy.
-    public func post(_ text: String, detail: String? = nil, retry deviceID: String? = nil) {
-        notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text, detail: detail, retryDeviceID: deviceID)
+    public func post(_ text: String, detail: String? = nil, retry deviceID: String? = nil, undo: Notice.Undo? = nil) {
+        notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text, detail: detail, retryDeviceID: deviceID, undo: undo)
     }
 }
 

@@ -14,12 +14,20 @@ public struct DeviceInfo: Hashable, Sendable, Identifiable {
 
     public var id: String { device.id }
     public var friendlyName: String { device.friendlyName }
-    /// The model, or "Added by address" for an added device not probed yet.
-    public var model: String { device.model ?? (device.source == .manual ? tr("Added by address") : "") }
+    /// The model, or "Added by address" for an added device not probed yet (after a failed
+    /// probe the row names the failure instead).
+    public var model: String {
+        device.model ?? (device.source == .manual && device.probeFailure == nil ? tr("Added by address") : "")
+    }
     public var host: String { device.host }
     public var port: Int { device.port }
-    /// The receiver's status text, e.g. "Now playing Big Buck Bunny".
-    public var statusText: String? { device.statusText }
+    /// The receiver's status text, e.g. "Now playing Big Buck Bunny" (nil while the device's
+    /// last probe failed: `problem` says that).
+    public var statusText: String? { device.probeFailure == nil ? device.statusText : nil }
+    /// Why the last probe of this device (added by address) found no usable Cast device.
+    public var problem: DeviceProblem? {
+        device.probeFailure.map { DeviceProblem($0, host: device.host, name: device.friendlyName) }
+    }
     /// A speaker group (cast groups announce themselves with a group model or port).
     public var isGroup: Bool { device.isGroup }
     /// True when another sender's application is running there (it can be joined).
@@ -46,5 +54,33 @@ extension DeviceInfo {
         }
         self.init(CastDevice(id: id, friendlyName: friendlyName, model: model, host: host, port: port,
                              statusText: statusText, isBusy: isBusy, source: source))
+    }
+}
+
+/// A device that cannot be used now, as the window says it: a word or two in its row
+/// (`state`), a sentence that says what to do (`sentence`, the Details heading and the Add
+/// Device dialog's message) and the technical text (`detail`).
+public struct DeviceProblem: Equatable, Sendable {
+    public var kind: ProbeFailure.Kind
+    public var state: String
+    public var sentence: String
+    public var detail: String
+
+    /// - Parameters:
+    ///   - host: the host name or address probed (a name that does not resolve is named).
+    ///   - name: what the device is called in the list (its name, or HOST:PORT).
+    public init(_ failure: ProbeFailure, host: String, name: String) {
+        kind = failure.kind
+        detail = failure.detail
+        (state, sentence) = switch failure.kind {
+        // TRANSLATORS: a device row's state: its host name resolves to no address.
+        case .notFound: (tr("Not found"), AppModel.notFound(host))
+        // TRANSLATORS: a device row's state: nothing answers at its address.
+        case .notAnswering: (tr("Not answering"), AppModel.didNotAnswer(name))
+        // TRANSLATORS: a device row's state: something answers at its address, but not a Cast device.
+        case .notACastDevice: (tr("Not a Cast device"), AppModel.notACastDevice(name))
+        // TRANSLATORS: a device row's state: it could not prove it is a genuine Cast device.
+        case .notVerified: (tr("Not verified"), AppModel.notVerified(name))
+        }
     }
 }

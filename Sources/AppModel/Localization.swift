@@ -82,6 +82,16 @@ extension Localization {
 }
 
 extension Localization {
+    /// A device address ("10.0.0.2:8009", "[fe80::1]:8009") kept left to right inside text of
+    /// either direction (a right-to-left sentence would otherwise reorder its numbers);
+    /// anything else, such as a device's name, is returned as it is.
+    public static func isolatedAddress(_ s: String) -> String {
+        guard let first = s.first, first.isASCII, first.isNumber || first == "[" else { return s }
+        return "\u{2066}" + s + "\u{2069}"
+    }
+}
+
+extension Localization {
     /// What separates the parts of one line: "Queue · 3 items", "Ad 1 of 3 · 0:14",
     /// "The Testers · 3:25", a device row's "Chromecast · Ready to cast". Translated, because a
     /// middle dot beside Persian or Arabic digits reads as a zero (۰): "۳ · " looks like "۳۰".

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CastCore
 import CastProtocol
+import NIOPosix
 
 /// Why a link to a device ended.
 public enum DisconnectReason: Error, Equatable, Sendable, CustomStringConvertible {
@@ -40,6 +41,9 @@ public enum DisconnectReason: Error, Equatable, Sendable, CustomStringConvertibl
 public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible {
     /// TCP connect failed (nothing listening, unreachable, refused, timed out).
     case connectionFailed(device: String, reason: String)
+    /// The device's host name resolves to no address (a typo, or a name the network's DNS
+    /// does not know). `host` is the name as given, `reason` the resolver's text.
+    case hostNotFound(host: String, device: String, reason: String)
     /// The TLS handshake failed.
     case tlsFailed(device: String, reason: String)
     /// The certificate-verification policy refused the device's certificate.
@@ -92,6 +96,8 @@ public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible
         switch self {
         case .connectionFailed(let d, let r):
             "Could not connect to \(d): \(r). Check that the device is on and the address and port are right."
+        case .hostNotFound(let h, let d, let r):
+            "Could not connect to \(d): no address was found for the name \(h) (\(r)). Check the name, or give the device's IP address."
         case .tlsFailed(let d, let r):
             "The secure connection to \(d) failed: \(r). Is it a Cast device (port 8009, or the group's port)?"
         case .certificateRejected(let d, let r):
@@ -140,5 +146,16 @@ public enum CastClientError: Error, Equatable, Sendable, CustomStringConvertible
         case .stateFile(let p, let r):
             "Could not use the session file \(p): \(r)."
         }
+    }
+}
+
+extension CastClientError {
+    /// The error for a TCP connection to `device` that could not be made: `hostNotFound` when
+    /// the name resolved to no address (so nothing was even tried), else `connectionFailed`.
+    static func connecting(to device: DeviceAddress, failedWith error: any Error) -> CastClientError {
+        if let e = error as? NIOConnectionError, e.connectionErrors.isEmpty, let dns = e.dnsAAAAError ?? e.dnsAError {
+            return .hostNotFound(host: device.host, device: device.description, reason: "\(dns)")
+        }
+        return .connectionFailed(device: device.description, reason: describe(error))
     }
 }

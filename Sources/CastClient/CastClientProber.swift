@@ -4,7 +4,8 @@ import CastCore
 /// The "connect + GET_STATUS" check for devices added by address, answering CastCore's
 /// `DeviceProber` for CastDiscovery's `DeviceDirectory` (which may not import the sender).
 /// The device's answer gives the running app's status text; a device that does not answer
-/// makes the probe throw, and the directory shows why. The window and castctl use the same one.
+/// makes the probe throw a `ProbeFailure` (not found, not answering, not a Cast device, not
+/// verified), and the directory shows it. The window and castctl use the same one.
 public struct CastClientProber: DeviceProber {
     /// The configuration probes start from (its logger, certificate policy, sender id).
     public var configuration: CastClientConfiguration
@@ -30,7 +31,23 @@ public struct CastClientProber: DeviceProber {
             return ProbeResult(friendlyName: info?.name, model: info?.model, statusText: app?.statusText ?? app?.displayName)
         } catch {
             await session.disconnect()
-            throw error
+            throw Self.failure(error)
         }
+    }
+
+    /// What kind of failure `error` is, for a device list that says it in a word or two.
+    static func failure(_ error: any Error) -> ProbeFailure {
+        let kind: ProbeFailure.Kind
+        switch error as? CastClientError {
+        case .hostNotFound?:
+            kind = .notFound
+        case .tlsFailed?, .certificateRejected?, .malformedReply?, .unexpectedReply?, .connectionLost(.corruptStream)?:
+            kind = .notACastDevice
+        case .deviceNotVerified?:
+            kind = .notVerified
+        default:
+            kind = .notAnswering
+        }
+        return ProbeFailure(kind, detail: "\(error)")
     }
 }

@@ -116,7 +116,7 @@ public actor CastConnection {
             }
         } catch {
             handshake.fail(error)
-            throw .connectionFailed(device: device.description, reason: describe(error))
+            throw .connecting(to: device, failedWith: error)
         }
         do {
             try await withDeadline(configuration.connectTimeout) { try await handshake.futureResult.get() }

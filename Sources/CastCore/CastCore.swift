@@ -9,7 +9,8 @@
 // live here, once, with no dependency at all, so that neither side has to copy them:
 //
 //   CastCore ── DeviceAddress   HOST[:PORT] / [IPv6]:PORT, the one parser
-//            ── DeviceProber    "is there a Cast device at this address?" (CastClient answers)
+//            ── DeviceProber    "is there a Cast device at this address?" (CastClient answers),
+//                               ProbeFailure: why not (not found, not answering, …)
 //            ── XDGDirectory    $XDG_CONFIG_HOME / $XDG_STATE_HOME / $XDG_CACHE_HOME for castdeck
 //            ── trimmingWhitespace()
 //

@@ -20,10 +20,40 @@ public struct ProbeResult: Sendable, Equatable {
     }
 }
 
+/// Why a probe found no usable Cast device at an address, sorted into the few kinds a device
+/// list can name in a word or two ("Not found", "Not answering"), with the technical text kept
+/// for whoever asks for the details. The prober sorts its own errors (it knows them);
+/// discovery only passes the verdict on.
+public struct ProbeFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Hashable, Codable {
+        /// The host name does not resolve to any address.
+        case notFound
+        /// Nothing answered at the address: refused, unreachable or silent until the timeout.
+        case notAnswering
+        /// Something answered, but not as a Cast device speaks (no TLS, unreadable frames).
+        case notACastDevice
+        /// A Cast device answered but could not prove it is genuine, and only verified
+        /// devices are allowed.
+        case notVerified
+    }
+
+    public var kind: Kind
+    /// The error as the library that met it tells it (addresses, errno, protocol names).
+    public var detail: String
+
+    public init(_ kind: Kind, detail: String) {
+        self.kind = kind
+        self.detail = detail
+    }
+
+    public var description: String { detail }
+}
+
 /// Checks a device added by address: "connect + GET_STATUS". CastDiscovery's
 /// `DeviceDirectory` asks; CastClient's `CastClientProber` answers (discovery may not
 /// import the sender, so the question is asked here, in the words both know). A prober
-/// throws when the device does not answer; the error's description is shown to the user.
+/// throws when the device does not answer, preferably a `ProbeFailure` saying what kind of
+/// failure it was; any other error counts as "not answering".
 public protocol DeviceProber: Sendable {
     func probe(_ address: DeviceAddress, timeout: Duration) async throws -> ProbeResult
 }

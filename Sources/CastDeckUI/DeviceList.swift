@@ -5,6 +5,8 @@ import GtkInterop
 
 /// The devices page (device-list.ui): why nothing is listed, one row per device
 /// (device-row.ui), "Add device by address…", and the session row (Cast Sample, Disconnect).
+/// A row that does nothing when activated (the connected device's, the session and volume
+/// rows) is no Tab stop; the others connect on Enter.
 @MainActor
 final class DeviceList {
     static let resource = CastDeckApplication.resourcePath + "/ui/device-list.ui"
@@ -23,8 +25,10 @@ final class DeviceList {
     let castSample: Button
     let castActions: Widget
     let volumeControl: VolumeControl
-    let trust: Label
+    let trust: Image
     var parent: Window?
+    /// Shows a notice in full (the window's details dialog): a device row's Details.
+    var showDetails: ((AppModel.Notice) -> Void)?
     var renderedDevices: [DeviceInfo] = []
     var renderedConnection: AppModel.ConnectionState?
     var rows: [String: DeviceRow] = [:]
@@ -49,10 +53,20 @@ final class DeviceList {
         }
     }
 
+    /// Add Device by Address: saved and connected to only once a device answers there (it
+    /// then becomes the last device used); Add Anyway saves it without connecting.
     func addByAddress() {
-        AddDeviceDialog.present(parent: parent) { [unowned self] text in
-            if let device = self.model.addDevice(address: text) { self.pick(device) }
-        }
+        AddDeviceDialog.present(parent: parent, add: { [unowned self] text in
+            switch await self.model.addDeviceIfAnswering(address: text) {
+            case .added(let device):
+                self.pick(device)
+                return nil
+            case .failed(let sentence, _):
+                return sentence
+            }
+        }, addAnyway: { [unowned self] text in
+            self.model.addDevice(address: text)
+        })
     }
 
     func render() {
@@ -116,6 +130,9 @@ final class DeviceList {
                 list.pick(self.device)
             }
             ui.get("forget", as: Button.self).onClicked { [unowned self, unowned list] in list.model.forget(self.device) }
+            ui.get("details", as: Button.self).onClicked { [unowned self, unowned list] in
+                if let notice = list.model.details(of: self.device) { list.showDetails?(notice) }
+            }
         }
 
         func update(_ d: DeviceInfo, _ connection: AppModel.ConnectionState) {
@@ -128,6 +145,8 @@ final class DeviceList {
             }
             if !d.model.isEmpty { parts.append(d.model) }
             if let status = d.statusText, !status.isEmpty { parts.append(status) }
+            // A failed probe in a word or two; the sentence and the error are behind Details.
+            if let problem = d.problem { parts.append(problem.state) }
             row.subtitle = Localization.joinParts(parts.map { isolateLTRIfAddress($0) })
             let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
             let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
@@ -138,6 +157,9 @@ final class DeviceList {
             let idle = !isConnecting && !isConnected
             spinner.isVisible = isConnecting
             check.isVisible = isConnected
+            let details: Button = ui.get("details")
+            details.isVisible = d.problem != nil && idle
+            details.setAccessibleDescription(d.friendlyName)
             let forget: Button = ui.get("forget")
             forget.isVisible = d.origin == .added && idle
             forget.setAccessibleDescription(d.friendlyName)
@@ -146,6 +168,7 @@ final class DeviceList {
             button.isVisible = idle
             button.label = d.isBusy ? tr("Join") : tr("Connect")
             button.setAccessibleName(d.isBusy ? tr("Join {0}", d.friendlyName) : tr("Connect to {0}", d.friendlyName))
+            // Activating the connected row would do nothing: it is then no Tab stop either.
             row.isActivatable = idle
         }
     }
@@ -178,6 +201,4 @@ final class DeviceList {
 }
 
 /// Addresses ("10.0.0.2:8009") stay left-to-right inside right-to-left text.
-func isolateLTRIfAddress(_ s: String) -> String {
-    s.first.map { $0.isASCII && ($0.isNumber || $0 == "[") } == true ? isolateLTR(s) : s
-}
+func isolateLTRIfAddress(_ s: String) -> String { Localization.isolatedAddress(s) }

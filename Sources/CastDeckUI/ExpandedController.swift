@@ -26,7 +26,7 @@ final class ExpandedController {
     let transport: Box
     let titleLabel: Label
     let subtitleLabel: Label
-    let trustLabel: Label
+    let trustMark: Image
     let adBanner: Box
     let adLabel: Label
     let skipButton: Button
@@ -69,7 +69,7 @@ final class ExpandedController {
         transport = ui.get("transport")
         titleLabel = ui.get("title")
         subtitleLabel = ui.get("subtitle")
-        trustLabel = ui.get("trust")
+        trustMark = ui.get("trust")
         adBanner = ui.get("ad-banner")
         adLabel = ui.get("ad-label")
         skipButton = ui.get("skip")
@@ -205,7 +205,7 @@ final class ExpandedController {
         subtitleLabel.text = model.subtitle
         subtitleLabel.isVisible = !model.subtitle.isEmpty
         deviceLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? ""
-        TrustMark.render(trustLabel, model.trust)
+        TrustMark.render(trustMark, model.trust)
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
             artwork.setFile(renderedArtwork)

@@ -101,6 +101,7 @@ public final class MainWindow {
         window.asWindow.onFilesDropped { [unowned self] files in self.cast(files) }
         back.onClicked { [unowned self] in self.showDevices() }
         devices.parent = window.asWindow
+        devices.showDetails = { [unowned self] notice in self.showDetails(notice) }
         window.asWindow.onCloseRequest { [unowned self] in self.saveSize(); return self.closeRequested?() ?? false }
 
         tokens.append(observe { [unowned self] in self.devices.render() })
@@ -317,6 +318,12 @@ public final class MainWindow {
         lastNotice = n.serial
         // While the subtitle style editor is up, its own toasts say it.
         if expanded?.styleEditor.isShown == true && n.detail == nil { return }
+        // "Forgot “Living Room TV”" with Undo, at once (ahead of a toast that waits to be read)
+        // and long enough to find the button.
+        if let undo = n.undo {
+            toasts.toast(n.text, timeout: 10, button: tr("Undo"), now: true) { [unowned self] in Task { await self.model.undo(undo) } }
+            return
+        }
         if n.detail != nil || n.retryDeviceID != nil {
             // A device that stopped answering is said until read: its toast stays (timeout 0)
             // and its Details offer Try Again, so someone who looks away sees it on return.

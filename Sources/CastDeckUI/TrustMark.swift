@@ -3,35 +3,34 @@
 import AppModel
 import GtkInterop
 
-/// The "Verified" / "Unverified device" mark beside the connected device (device list and
-/// expanded controller): the label says the verdict, its tooltip and accessible description
-/// say why (the device certificate's name, or the reason verification failed).
+/// The mark beside the connected device (the device list's session row and the expanded
+/// controller): a small shield, filled for a verified device and hollow for one that could not
+/// prove it is genuine. It is information, not an alarm, so it takes no colour and no words on
+/// screen; its accessible name gives the verdict ("Verified", "Unverified device") and its
+/// tooltip and accessible description say why (the device certificate's name, or the reason
+/// verification failed). Nothing shows while the check runs, or when there is no verdict to
+/// give (not connected, or the demo's receiver inside CastDeck: `AppModel.trust` is `.unknown`).
 @MainActor
 enum TrustMark {
-    static func render(_ label: Label, _ verdict: DeviceTrust) {
-        let text: String, detail: String, style: String?
+    static func render(_ mark: Image, _ verdict: DeviceTrust) {
+        let name: String, detail: String, icon: String
         switch verdict {
-        case .unknown:
-            label.isVisible = false
+        case .unknown, .checking:
+            mark.isVisible = false
             return
-        case .checking:
-            text = tr("Checking device…")
-            detail = tr("Checking that this is a genuine Cast device.")
-            style = nil
         case .verified(let commonName):
-            text = tr("Verified")
+            name = tr("Verified")
             detail = tr("A genuine Cast device: its certificate “{0}” chains to Google’s Cast root.", commonName)
-            style = "success"
+            icon = "security-high-symbolic"
         case .unverified(let reason):
-            text = tr("Unverified device")
+            name = tr("Unverified device")
             detail = tr("This device could not prove it is a genuine Cast device: {0}", reason)
-            style = "warning"
+            icon = "security-low-symbolic"
         }
-        label.isVisible = true
-        label.text = text
-        label.setTooltip(detail)
-        label.setAccessibleDescription(detail)
-        for c in ["success", "warning"] where c != style { label.removeCSSClass(c) }
-        if let style { label.addCSSClass(style) }
+        mark.setIconName(icon)
+        mark.setAccessibleName(name)
+        mark.setTooltip(detail)
+        mark.setAccessibleDescription(detail)
+        mark.isVisible = true
     }
 }

@@ -70,6 +70,9 @@ public struct CastDevice: Sendable, Hashable, Codable, Identifiable {
     public var source: Source
     /// The mDNS service instance name, when discovered.
     public var serviceName: String?
+    /// Why the last probe of a device added by address found no usable Cast device there
+    /// (nil when it answered, or was never probed).
+    public var probeFailure: ProbeFailure?
 
     public init(
         id: String, friendlyName: String, model: String? = nil, host: String, port: Int = CastDevice.defaultPort,

@@ -109,11 +109,71 @@ public actor DeviceDirectory {
     /// returns the device already there. `name` is shown until a probe or discovery says more.
     @discardableResult
     public func add(address text: String, name: String? = nil) throws(DiscoveryError) -> CastDevice {
-        let address: DeviceAddress
-        do { address = try DeviceAddress(parsing: text) } catch { throw .invalidAddress(error) }
+        let address = try Self.parse(text)
+        if let existing = manualShown[address.description] { return existing }
+        let device = try remember(address, name: name, answer: nil)
+        probeLater(address)
+        return device
+    }
+
+    /// Adds `HOST[:PORT]` only if a Cast device answers there: the address is probed first and
+    /// remembered only when the probe succeeds, so a mistyped name or an address where nothing
+    /// answers leaves nothing behind (the probe's verdict is thrown as `.probeFailed`). The
+    /// device is listed with what it said about itself. An address already listed is returned
+    /// as it is, unprobed.
+    @discardableResult
+    public func addIfAnswering(address text: String, name: String? = nil) async throws(DiscoveryError) -> CastDevice {
+        let address = try Self.parse(text)
         if let existing = manualShown[address.description] { return existing }
         if let problem = storeProblem { throw problem }
-        var entry = ManualDevice(host: address.host, port: address.port, name: name)
+        let answer: ProbeResult
+        do { answer = try await probe(address) } catch { throw .probeFailed(error) }
+        // Whoever asked has gone (the dialog was cancelled): nothing is saved.
+        if Task.isCancelled { throw .probeFailed(ProbeFailure(.notAnswering, detail: "the check was cancelled")) }
+        // Added by another caller while the probe ran.
+        if let existing = manualShown[address.description] { return existing }
+        return try remember(address, name: name, answer: answer)
+    }
+
+    /// Forgets an added device (by its `HOST:PORT` id). Returns what `restore(_:)` needs to
+    /// put it back, or nil when no added device has that id.
+    @discardableResult
+    public func forget(id: String) throws(DiscoveryError) -> ForgottenDevice? {
+        guard let index = manual.firstIndex(where: { $0.address.description == id }) else { return nil }
+        let entry = manual.remove(at: index)
+        try store.save(manual)
+        let shown = manualShown.removeValue(forKey: entry.address.description)
+        if let shown { continuation.yield(.removed(shown)) }
+        logger.debug("device forgotten", metadata: ["cast.device": "\(entry.address)"])
+        return ForgottenDevice(entry: entry, position: index, shown: shown)
+    }
+
+    /// Undoes `forget(id:)`: the device is remembered again as it was (address, name, id, in
+    /// its old place in the list) and shown as it was last shown. A device added again in the
+    /// meantime is left as it is.
+    @discardableResult
+    public func restore(_ forgotten: ForgottenDevice) throws(DiscoveryError) -> CastDevice {
+        let entry = forgotten.entry
+        if let existing = manualShown[entry.address.description] { return existing }
+        if let problem = storeProblem { throw problem }
+        manual.insert(entry, at: min(max(0, forgotten.position), manual.count))
+        try store.save(manual)
+        logger.debug("device restored", metadata: ["cast.device": "\(entry.address)"])
+        let was = forgotten.shown
+        return show(entry, statusText: was?.statusText, model: was?.model, failure: was?.probeFailure)
+    }
+
+    // MARK: -
+
+    private static func parse(_ text: String) throws(DiscoveryError) -> DeviceAddress {
+        do { return try DeviceAddress(parsing: text) } catch { throw .invalidAddress(error) }
+    }
+
+    /// Remembers a new added device (saved at once) and lists it: with what a probe learned,
+    /// or else with the name of a discovered device at the same address.
+    private func remember(_ address: DeviceAddress, name: String?, answer: ProbeResult?) throws(DiscoveryError) -> CastDevice {
+        if let problem = storeProblem { throw problem }
+        var entry = ManualDevice(host: address.host, port: address.port, name: answer?.friendlyName ?? name, id: answer?.id)
         if let match = discovered.values.first(where: { $0.host == address.host && $0.port == address.port }) {
             entry.name = match.friendlyName
             entry.id = match.id
@@ -121,28 +181,27 @@ public actor DeviceDirectory {
         manual.append(entry)
         try store.save(manual)
         logger.debug("device added", metadata: ["cast.device": "\(address)"])
-        let device = show(entry)
-        probeLater(address)
-        return device
+        return show(entry, statusText: answer?.statusText, model: answer?.model)
     }
 
-    /// Forgets an added device (by its `HOST:PORT` id).
-    public func forget(id: String) throws(DiscoveryError) {
-        guard let index = manual.firstIndex(where: { $0.address.description == id }) else { return }
-        let entry = manual.remove(at: index)
-        try store.save(manual)
-        if let shown = manualShown.removeValue(forKey: entry.address.description) {
-            continuation.yield(.removed(shown))
-        }
+    /// Asks the prober once, the way `probeLater` does, and sorts a failure into a kind.
+    private func probe(_ address: DeviceAddress) async throws(ProbeFailure) -> ProbeResult {
+        guard let prober else { return ProbeResult() }
+        do { return try await prober.probe(address, timeout: probeTimeout) } catch { throw Self.failure(error) }
     }
 
-    // MARK: -
+    /// A prober's error as a `ProbeFailure`: its own verdict when it gives one, else "not answering".
+    static func failure(_ error: any Error) -> ProbeFailure {
+        (error as? ProbeFailure) ?? ProbeFailure(.notAnswering, detail: "\(error)")
+    }
 
     @discardableResult
-    private func show(_ entry: ManualDevice, statusText: String? = nil, model: String? = nil) -> CastDevice {
+    private func show(_ entry: ManualDevice, statusText: String? = nil, model: String? = nil,
+                      failure: ProbeFailure? = nil) -> CastDevice {
         var device = entry.device
         device.statusText = statusText
         device.model = model
+        device.probeFailure = failure
         let key = entry.address.description
         let old = manualShown[key]
         manualShown[key] = device
@@ -182,7 +241,8 @@ public actor DeviceDirectory {
             show(entry, statusText: result.statusText, model: result.model)
         case let .failure(error):
             logger.debug("probe failed", metadata: ["cast.device": "\(address)", "reason": "\(error)"])
-            show(manual[index], statusText: "Not answering: \(error)")
+            // The text stays for castctl discover; the window names the failure's kind instead.
+            show(manual[index], statusText: "Not answering: \(error)", failure: Self.failure(error))
         }
     }
 
@@ -209,5 +269,21 @@ public actor DeviceDirectory {
         manual[index].id = device.id
         if storeProblem == nil { try? store.save(manual) }
         show(manual[index], statusText: device.statusText, model: device.model)
+    }
+}
+
+/// An added device as `DeviceDirectory.forget(id:)` removed it: enough to put it back.
+public struct ForgottenDevice: Sendable, Hashable {
+    /// The remembered entry (address, name, id).
+    public var entry: ManualDevice
+    /// Its place among the added devices.
+    public var position: Int
+    /// The device as the list showed it (status, model, the last probe's verdict).
+    public var shown: CastDevice?
+
+    public init(entry: ManualDevice, position: Int, shown: CastDevice?) {
+        self.entry = entry
+        self.position = position
+        self.shown = shown
     }
 }

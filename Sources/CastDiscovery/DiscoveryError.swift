@@ -20,6 +20,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case invalidService(String)
     /// The remembered-devices file could not be read or written.
     case storeFailure(path: String, reason: String)
+    /// No usable Cast device answered at an address that was to be added only if one did.
+    case probeFailed(ProbeFailure)
 
     public var description: String {
         switch self {
@@ -40,6 +42,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
             return "The service cannot be published: \(reason)"
         case let .storeFailure(path, reason):
             return "The list of added devices at \(path) could not be used: \(reason)"
+        case let .probeFailed(failure):
+            return failure.detail
         }
     }
 }

@@ -100,9 +100,12 @@ public struct ActionRow: WidgetWrapper {
 
 @MainActor
 extension ActionRow {
+    /// A row that shows its title and suffixes and does nothing itself: not activatable and
+    /// no Tab stop of its own (its buttons still are). `isActivatable = true` makes it one.
     public init(title: String) {
         self.init(unchecked: adw_action_row_new())
         self.title = title
+        isActivatable = false
     }
 
     /// Title and subtitle at most this many lines, ellipsized (0: wrap without limit). One
@@ -129,9 +132,14 @@ extension ActionRow {
         }
     }
     public func addSuffix(_ w: some WidgetWrapper) { adw_action_row_add_suffix(cast(pointer), w.pointer) }
+    /// Whether activating the row (click, Enter) does something. A row that does nothing is
+    /// no Tab stop either: the keyboard goes to its buttons, or past it.
     public var isActivatable: Bool {
         get { gtk_list_box_row_get_activatable(cast(pointer)).isTrue }
-        nonmutating set { gtk_list_box_row_set_activatable(cast(pointer), newValue.gboolean) }
+        nonmutating set {
+            gtk_list_box_row_set_activatable(cast(pointer), newValue.gboolean)
+            gtk_widget_set_focusable(pointer, newValue.gboolean)
+        }
     }
     @discardableResult
     public func onActivated(_ handler: @escaping @MainActor () -> Void) -> gulong { on("activated", handler) }
@@ -150,7 +158,9 @@ extension PreferencesRow {
         self.init(unchecked: adw_preferences_row_new())
         adw_preferences_row_set_use_markup(cast(pointer), 0)
         adw_preferences_row_set_title(cast(pointer), title)
+        // It does nothing itself, so the keyboard goes straight to its buttons.
         gtk_list_box_row_set_activatable(cast(pointer), 0)
+        gtk_widget_set_focusable(pointer, 0)
         gtk_list_box_row_set_child(cast(pointer), child.pointer)
     }
 }
@@ -214,7 +224,9 @@ public struct ToastOverlay: WidgetWrapper {
 extension ToastOverlay {
     /// Shows `text` as a toast for `timeout` seconds, with an optional button (e.g. "Details").
     /// A toast with the same text that is still shown is dismissed first.
-    public func toast(_ text: String, timeout: UInt32 = 5, button: String? = nil,
+    /// `now` shows it at once, ahead of a toast on screen (which comes back after it): for a
+    /// toast whose button is only worth something right away, such as Undo.
+    public func toast(_ text: String, timeout: UInt32 = 5, button: String? = nil, now: Bool = false,
                       onButton: (@MainActor () -> Void)? = nil) {
         if let shown = shownToasts[raw], shown.text == text {
             adw_toast_dismiss(shown.toast)
@@ -247,6 +259,7 @@ public struct MessageDialog: WidgetWrapper {
 
 @MainActor
 extension MessageDialog {
+        if now { adw_toast_set_priority(t, ADW_TOAST_PRIORITY_HIGH) }
     public var asWindow: Window { Window(unchecked: pointer) }
 
     /// A dialog made in code: heading, body, responses as (id, label) with the last one the

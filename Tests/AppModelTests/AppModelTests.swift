@@ -182,7 +182,8 @@ final class AppModelTests: XCTestCase {
         await m.connect(to: d)
         XCTAssertEqual(m.connection, .disconnected)
         let notice = try XCTUnwrap(m.notice)
-        XCTAssertEqual(notice.text, "\(d.friendlyName) did not answer. Check that it is on and on this network.")
+        // The address stays left to right inside a sentence of either direction.
+        XCTAssertEqual(notice.text, "\u{2066}\(d.friendlyName)\u{2069} did not answer. Check that it is on and on this network.")
         XCTAssertTrue(notice.detail?.contains("Connection refused") == true, notice.detail ?? "no detail")
         XCTAssertEqual(notice.retryDeviceID, d.id, "the toast offers to try again")
     }

@@ -75,6 +75,29 @@ struct SessionTests {
         }
     }
 
+    @Test func aNameThatResolvesToNothingIsToldApartFromOneThatRefuses() async throws {
+        // .invalid never resolves (RFC 2606): nothing is even tried.
+        let session = CastSession(device: DeviceAddress(host: "nonsense.invalid", port: 8009), configuration: testConfiguration())
+        await #expect {
+            try await session.connect()
+        } throws: { error in
+            if case CastClientError.hostNotFound(let host, let device, _) = error { return host == "nonsense.invalid" && device == "nonsense.invalid:8009" }
+            return false
+        }
+        // The prober says which kind of failure it met, for the device list's one word.
+        let prober = CastClientProber(configuration: testConfiguration())
+        let unknown = await #expect(throws: ProbeFailure.self) {
+            _ = try await prober.probe(DeviceAddress(host: "nonsense.invalid", port: 8009), timeout: .seconds(5))
+        }
+        #expect(unknown?.kind == .notFound)
+        #expect(unknown?.detail.contains("nonsense.invalid") == true)
+        let refused = await #expect(throws: ProbeFailure.self) {
+            _ = try await prober.probe(DeviceAddress(host: "127.0.0.1", port: 1), timeout: .seconds(5))
+        }
+        #expect(refused?.kind == .notAnswering)
+        #expect(refused?.detail.contains("Connection refused") == true)
+    }
+
     @Test func resumeAfterProcessRestartFromTheStateFile() async throws {
         let sim = try await Simulator.start()
         let config = testConfiguration()

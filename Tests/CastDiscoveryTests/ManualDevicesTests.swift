@@ -84,6 +84,9 @@ final class ManualDevicesTests: XCTestCase {
         XCTAssertEqual(second?.kind, "added")
         let failed = await events.next()
         XCTAssertTrue(failed?.device?.statusText?.hasPrefix("Not answering") == true)
+        // An error that is not a ProbeFailure counts as "not answering", its text kept.
+        XCTAssertEqual(failed?.device?.probeFailure?.kind, .notAnswering)
+        XCTAssertTrue(failed?.device?.probeFailure?.detail.contains("10.0.0.9:9999") == true)
         XCTAssertEqual(try store.load().map(\.name), ["Den TV", nil])
 
         // A new directory on the same file shows both at once.
@@ -95,5 +98,68 @@ final class ManualDevicesTests: XCTestCase {
         XCTAssertEqual(try store.load().count, 1)
         await directory.stop()
         await again.stop()
+    }
+
+    /// Answers on port 8009 only; a host called "nowhere" does not resolve.
+    struct PickyProber: DeviceProber {
+        func probe(_ address: DeviceAddress, timeout: Duration) async throws -> ProbeResult {
+            if address.host == "nowhere" { throw ProbeFailure(.notFound, detail: "no address for nowhere") }
+            guard address.port == 8009 else { throw ProbeFailure(.notAnswering, detail: "refused") }
+            return ProbeResult(friendlyName: "Den TV", model: "Chromecast", statusText: "Backdrop")
+        }
+    }
+
+    func testAddingOnlyWhatAnswersSavesNothingElse() async throws {
+        let store = ManualDeviceStore(fileURL: dir.appendingPathComponent("devices.json"))
+        let directory = DeviceDirectory(store: store, prober: PickyProber(), browser: nil)
+        await directory.start()
+        for (text, kind) in [("nowhere", ProbeFailure.Kind.notFound), ("10.0.0.9:9", .notAnswering)] {
+            do {
+                try await directory.addIfAnswering(address: text)
+                XCTFail("\(text) was added")
+            } catch {
+                XCTAssertEqual(error, .probeFailed(ProbeFailure(kind, detail: kind == .notFound ? "no address for nowhere" : "refused")))
+            }
+        }
+        let none = await directory.devices
+        XCTAssertEqual(none, [])
+        XCTAssertEqual(try store.load(), [], "a failed check leaves nothing on disk")
+
+        let added = try await directory.addIfAnswering(address: "10.0.0.9")
+        XCTAssertEqual(added.friendlyName, "Den TV")
+        XCTAssertEqual(added.model, "Chromecast")
+        XCTAssertEqual(added.statusText, "Backdrop")
+        XCTAssertEqual(try store.load(), [ManualDevice(host: "10.0.0.9", port: 8009, name: "Den TV")])
+        await directory.stop()
+    }
+
+    func testAForgottenDeviceComesBackAsItWas() async throws {
+        let store = ManualDeviceStore(fileURL: dir.appendingPathComponent("devices.json"))
+        let directory = DeviceDirectory(store: store, prober: PickyProber(), browser: nil)
+        await directory.start()
+        try await directory.addIfAnswering(address: "10.0.0.9")
+        try await directory.add(address: "10.0.0.10:9", name: "Kitchen")
+        try await directory.add(address: "10.0.0.11")
+        var shown = await directory.devices
+        // Both probes answered (the one that fails, and the one that renames its device).
+        for _ in 0..<200 where shown[1].probeFailure == nil || shown[2].statusText == nil {
+            try await Task.sleep(for: .milliseconds(10))
+            shown = await directory.devices
+        }
+        XCTAssertEqual(shown[1].probeFailure?.kind, .notAnswering)
+        let before = try store.load()
+        let removed = try await directory.forget(id: "10.0.0.10:9")
+        let forgotten = try XCTUnwrap(removed)
+        XCTAssertEqual(forgotten.position, 1)
+        XCTAssertEqual(try store.load().count, 2)
+        let back = try await directory.restore(forgotten)
+        XCTAssertEqual(back.friendlyName, "Kitchen")
+        XCTAssertEqual(try store.load(), before, "remembered again in its place")
+        let now = await directory.devices
+        XCTAssertEqual(now.map(\.id), shown.map(\.id))
+        XCTAssertEqual(now[1].probeFailure, shown[1].probeFailure, "shown as it was, its failure too")
+        let none = try await directory.forget(id: "10.0.0.99:8009")
+        XCTAssertNil(none)
+        await directory.stop()
     }
 }

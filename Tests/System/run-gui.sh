@@ -124,4 +124,25 @@ if [[ $tstatus -ne 0 ]]; then
   status=$tstatus
 fi
 fi
+
+# Devices as a new user meets them (test_devices.py, issue 35): the demo, with two devices
+# remembered by address that cannot be reached (a name no resolver knows, a port that refuses).
+# GUI_ONLY=devices runs this part alone.
+if [[ $only == all || $only == devices ]]; then
+dcfg="$work/devices-config"
+mkdir -p "$dcfg/castdeck"
+cat >"$dcfg/castdeck/devices.json" <<'JSON'
+{"version": 1, "devices": [{"host": "nonsense.invalid", "port": 8009}, {"host": "127.0.0.1", "port": 1, "name": "Living Room TV"}]}
+JSON
+dport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+XDG_CONFIG_HOME="$dcfg" CASTDECK_DEMO_PORT=$dport "$bin/castdeck" --demo >"$work/devices.log" 2>&1 & pids+=($!)
+dstatus=0
+DEVICES_FILE="$dcfg/castdeck/devices.json" SETTINGS_FILE="$dcfg/glib-2.0/settings/keyfile" DEMO_DEVICE="127.0.0.1:$dport" \
+  SHOTS_DIR="${SHOTS_DIR:-}" timeout 300 /usr/bin/python3 Tests/System/gui/test_devices.py || dstatus=$?
+if [[ $dstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -120 "$work/devices.log"
+  status=$dstatus
+fi
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
 exit $status

@@ -63,11 +63,12 @@ def pick_device():
         raise Failure("the connected row still offers Connect")
     if not find_all(app, "Connected to Demo Receiver"):
         raise Failure("the session row does not say which device is connected")
-    # The demo receiver has no Cast credentials (it answers deviceauth with AuthError): the
-    # window says so beside the session, with the reason for screen readers and the tooltip.
-    mark = find(app, "Unverified device", "label")
-    if "genuine Cast device" not in (mark.description or ""):
-        raise Failure(f"the unverified mark gives no reason: {mark.description!r}")
+    # The demo receiver runs inside CastDeck: whether it is a genuine Cast device says nothing,
+    # so no trust mark is shown for it (the same receiver added by address is marked, quietly:
+    # test_devices.py).
+    for role in ("image", "label"):
+        if find_all(app, "Unverified device", role):
+            raise Failure(f"the demo's own receiver is marked Unverified device ({role})")
 
 
 @case("cast the sample: the receiver plays it and the pre-roll banner shows")
@@ -192,6 +193,11 @@ def style():
     bold = find(app, "Font style: Bold")
     click(bold)
     shot("gui-style-editor")
+    # Its rows only hold the controls: the keyboard goes to those, never to a row itself.
+    editor = find(app, "Subtitle Style", "frame")
+    tab_stops = [r.name for r in find_all(editor, role="list item") if "focusable" in states(r)]
+    if tab_stops:
+        raise Failure(f"style editor rows that do nothing take the focus: {tab_stops[:5]}")
     click(find(app, "Apply", "push button"))
     def applied():
         s = receiver_media(CASTCTL, DEVICE).get("media", {}).get("textTrackStyle") or {}
