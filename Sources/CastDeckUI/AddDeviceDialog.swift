@@ -43,6 +43,7 @@ final class AddDeviceDialog {
         self.add = add
         self.addAnyway = addAnyway
         dialog.asWindow.hideOnClose = false
+        Widget(unchecked: dialog.pointer).nameButtonsByLabel()
         entry.onChanged { [unowned self] in self.textChanged() }
         dialog.asWindow.onCloseRequest { [unowned self] in self.closeRequested() }
         dialog.onResponse { [unowned self] response in self.respond(response) }

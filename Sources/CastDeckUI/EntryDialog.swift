@@ -30,6 +30,7 @@ final class EntryDialog {
         message = ui.get("problem")
         self.accept = accept
         dialog.asWindow.destroyWhenClosed()
+        Widget(unchecked: dialog.pointer).nameButtonsByLabel()
         entry.onChanged { [unowned self] in self.check() }
         dialog.onResponse { [unowned self] response in
             if response == self.accept { self.onAccept(self.entry.text) }

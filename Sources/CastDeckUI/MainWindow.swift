@@ -82,6 +82,7 @@ public final class MainWindow {
         window.asWindow.onKeyCapture { [unowned self] key in self.handleKey(key) }
         window.asWindow.onWidthChanged { [unowned self] width in
             self.expanded?.layout(width: width, height: self.window.asWindow.defaultSize.height)
+            self.mini?.layout(width: width)
             // On a phone-width window the header bar has room for Back or Cast a File, not
             // both: Cast a File stays in the main menu and on Ctrl+O.
             self.narrow = width < 440
@@ -149,6 +150,7 @@ public final class MainWindow {
         }
         mini = bar
         bar.onOpen = { [unowned self] in self.showPlayer() }
+        bar.layout(width: window.asWindow.defaultSize.width)
         miniRevealer.setChild(bar.root)
         tokens.append(observe { [unowned bar] in bar.render() })
         expanded = player
@@ -251,7 +253,7 @@ public final class MainWindow {
         hideOtherPage()
         back.isVisible = false
         castFileButton.isVisible = true
-        setMiniControllerShown(model.hasMedia)
+        setMiniControllerShown(model.showsPlayer)
         title.setTitle(tr("CastDeck"))
     }
 
@@ -277,7 +279,9 @@ public final class MainWindow {
     func renderPages() {
         let hasMedia = model.hasMedia
         let showsPlayer = model.showsPlayer
-        if !isShowingPlayer { setMiniControllerShown(hasMedia) }
+        // Media that ended stays in the bar (Finished, with Play Again) until something else
+        // plays or the session ends, so Play Again is reachable from the devices page too.
+        if !isShowingPlayer { setMiniControllerShown(showsPlayer) }
         if hasMedia && showPlayerOnMedia && !isShowingPlayer {
             showPlayerOnMedia = false
             showPlayer()
@@ -311,8 +315,9 @@ public final class MainWindow {
         if !reconnecting { reconnectRevealer.isVisible = false }
     }
 
-    /// A notice as a toast: the sentence, and "Details" when there is more to read (the details
-    /// dialog offers Try Again for a device that could not be reached).
+    /// A notice as a toast: its first sentence, and "Details" when there is more to read (the
+    /// rest of the advice, the technical detail; the dialog offers Try Again for a device that
+    /// could not be reached).
     func renderNotice() {
         guard let n = model.notice, n.serial != lastNotice else { return }
         lastNotice = n.serial
@@ -324,10 +329,10 @@ public final class MainWindow {
             toasts.toast(n.text, timeout: 10, button: tr("Undo"), now: true) { [unowned self] in Task { await self.model.undo(undo) } }
             return
         }
-        if n.detail != nil || n.retryDeviceID != nil {
+        if n.hasMore {
             // A device that stopped answering is said until read: its toast stays (timeout 0)
             // and its Details offer Try Again, so someone who looks away sees it on return.
-            toasts.toast(n.text, timeout: n.retryDeviceID != nil ? 0 : 8, button: tr("Details")) { [unowned self] in
+            toasts.toast(n.headline, timeout: n.retryDeviceID != nil ? 0 : 8, button: tr("Details")) { [unowned self] in
                 self.showDetails(n)
             }
         } else {
@@ -335,10 +340,11 @@ public final class MainWindow {
         }
     }
 
+    /// The notice in full: its first sentence as the heading, the rest and the detail below.
     func showDetails(_ n: AppModel.Notice) {
         var responses = [("close", tr("_Close"))]
         if n.retryDeviceID != nil { responses.append(("retry", tr("_Try Again"))) }
-        let dialog = MessageDialog.make(parent: window.asWindow, heading: n.text, body: n.detail ?? "",
+        let dialog = MessageDialog.make(parent: window.asWindow, heading: n.headline, body: n.explanation ?? "",
                                         responses: responses, suggested: n.retryDeviceID == nil ? nil : "retry")
         dialog.onResponse { [unowned self] response in
             if response == "retry", let id = n.retryDeviceID { Task { await self.model.retry(deviceID: id) } }

@@ -237,16 +237,37 @@ extension ToastOverlay {
         defer { g_free(escaped) }
         let t = adw_toast_new(escaped)!
         adw_toast_set_timeout(t, timeout)
+        // The stock title is one line that ellipsizes: on a narrow window the end of the
+        // sentence was lost. This label wraps onto a second line before it ellipsizes.
+        let label = gtk_label_new(text)!
+        gtk_label_set_wrap(cast(label), 1)
+        gtk_label_set_wrap_mode(cast(label), PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_lines(cast(label), 2)
+        gtk_label_set_ellipsize(cast(label), PANGO_ELLIPSIZE_END)
+        gtk_label_set_max_width_chars(cast(label), 60)
+        gtk_label_set_xalign(cast(label), 0)
+        adw_toast_set_custom_title(t, label)
         if let button, let onButton {
             adw_toast_set_button_label(t, button)
             UnsafeMutableRawPointer(t).on("button-clicked", onButton)
         }
         let key = raw
+        let overlay = self
         UnsafeMutableRawPointer(t).on("dismissed") {
             if shownToasts[key]?.toast == t { shownToasts[key] = nil }
+            // The next toast in the queue comes up once this one has gone. Toasts are also
+            // dismissed when their overlay is destroyed: the reference keeps it valid to ask
+            // (a destroyed overlay has no children left to name).
+            g_object_ref(overlay.raw)
+            GLibSource.idle {
+                overlay.nameToastButtons()
+                g_object_unref(overlay.raw)
+            }
         }
         shownToasts[key] = (text, t)
+        if now { adw_toast_set_priority(t, ADW_TOAST_PRIORITY_HIGH) }
         adw_toast_overlay_add_toast(cast(pointer), t)
+        nameToastButtons()
     }
 }
 
@@ -259,7 +280,6 @@ public struct MessageDialog: WidgetWrapper {
 
 @MainActor
 extension MessageDialog {
-        if now { adw_toast_set_priority(t, ADW_TOAST_PRIORITY_HIGH) }
     public var asWindow: Window { Window(unchecked: pointer) }
 
     /// A dialog made in code: heading, body, responses as (id, label) with the last one the
@@ -271,6 +291,7 @@ extension MessageDialog {
         if let suggested { adw_message_dialog_set_response_appearance(cast(d), suggested, ADW_RESPONSE_SUGGESTED) }
         if let last = responses.last { adw_message_dialog_set_default_response(cast(d), last.0) }
         if let first = responses.first { adw_message_dialog_set_close_response(cast(d), first.0) }
+        Widget(unchecked: d).nameButtonsByLabel()
         return MessageDialog(unchecked: d)
     }
 

@@ -60,6 +60,7 @@ extension MessageDialog {
         if let destructive { adw_message_dialog_set_response_appearance(cast(d), destructive, ADW_RESPONSE_DESTRUCTIVE) }
         if let defaultResponse { adw_message_dialog_set_default_response(cast(d), defaultResponse) }
         adw_message_dialog_set_close_response(cast(d), "close")
+        Widget(unchecked: d).nameButtonsByLabel()
         if defaultResponse != nil { keepFocusOnDefaultResponse() }
     }
 
