@@ -278,9 +278,7 @@ extension AppModel {
             return media && !(textTracks.isEmpty && audioTracks.isEmpty)
         case .applyStyle:
             // Subtitles are drawn over a moving picture: music and photos have none to style.
-            let noVideo = isAudio || self.media?.metadata?.metadataType == .photo
-                || self.media?.contentType?.lowercased().hasPrefix("image") == true
-            return media && !noVideo && (supports(.editTracks) || !textTracks.isEmpty)
+            return media && mediaKind == .video && (supports(.editTracks) || !textTracks.isEmpty)
         case .useStyleAsDefault:
             return true
         case .castSample:

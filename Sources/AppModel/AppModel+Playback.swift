@@ -38,7 +38,7 @@ extension AppModel {
             case .finished?: return .finished
             case .error?: return .failed
             case .cancelled?, .interrupted?, .unknown?: return .stopped
-            case nil: return media != nil ? .paused : .nothing
+            case nil: return media != nil ? .paused : lostToRestart ? .stopped : .nothing
             }
         }
     }
@@ -52,13 +52,11 @@ extension AppModel {
         default: true
         }
     }
-    public var title: String { shortened(media?.metadata?.displayTitle ?? tr("Untitled")) }
+    public var title: String { shortened(media?.metadata?.displayTitle ?? lastLoadTitle ?? tr("Untitled")) }
     public var subtitle: String { shortened(media?.metadata?.displaySubtitle ?? "") }
     /// Music or other audio (the placeholder artwork shows a note instead of a film).
-    public var isAudio: Bool {
-        if media?.metadata?.metadataType == .musicTrack { return true }
-        return media?.contentType?.lowercased().hasPrefix("audio") == true
-    }
+    public var mediaKind: MediaKind { MediaKind(media) }
+    public var isAudio: Bool { mediaKind == .audio }
     public var isPlaying: Bool { mediaStatus?.playerState == .playing || mediaStatus?.playerState == .buffering }
     public var duration: Double? { media?.duration }
     public var playbackRate: Double { mediaStatus?.playbackRate ?? 1 }

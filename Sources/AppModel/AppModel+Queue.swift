@@ -17,6 +17,8 @@ extension AppModel {
         public var artworkURL: String?
         public var isCurrent: Bool
         public var isLoaded: Bool
+        /// Audio, video or picture: the row's icon while it has no artwork.
+        public var kind: MediaKind = .video
     }
 
     /// Rows for every item of the queue, in order.
@@ -30,7 +32,7 @@ extension AppModel {
             let title = shortened(metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…"))
             return QueueRow(
                 itemID: id, title: title, detail: Localization.joinParts(detail), artworkURL: metadata?.images?.first?.url,
-                isCurrent: id == queue.currentItemID, isLoaded: item != nil)
+                isCurrent: id == queue.currentItemID, isLoaded: item != nil, kind: MediaKind(item?.media))
         }
     }
 

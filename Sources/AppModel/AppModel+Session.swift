@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 import CastClient
 import CastProtocol
+import LocalMedia
 
 extension AppModel {
     /// Connects (joining whatever runs there), then follows the session's state, the device's
@@ -47,12 +48,12 @@ extension AppModel {
         }
         self.session = session
         connection = .connected(deviceID: device.id)
-        follow(session, name: device.friendlyName)
         // It answered: what an earlier probe said against it no longer holds.
         if let i = deviceList.firstIndex(where: { $0.id == device.id }), deviceList[i].probeFailure != nil {
             deviceList[i].probeFailure = nil
             deviceList[i].statusText = nil
         }
+        follow(session, name: device.friendlyName)
         if !pendingFiles.isEmpty { await castFiles(pendingFiles) }
     }
 
@@ -148,13 +149,18 @@ extension AppModel {
             if case .connected = connection {
                 frozenPosition = position(at: .now)
                 connection = .reconnecting(deviceID: id)
+                if hasMedia { playingWhenDropped = title }
             }
         case .connected:
             if case .reconnecting = connection {
                 frozenPosition = nil
                 connection = .connected(deviceID: id)
                 statusRevision += 1
-                Task { _ = try? await session.media.requestStatus() }
+                Task { [weak self] in
+                    _ = try? await session.media.requestStatus()
+                    guard let self, self.session === session else { return }
+                    self.checkMediaAfterReconnect(deviceName: name)
+                }
             }
         case .connecting:
             break
@@ -190,6 +196,10 @@ extension AppModel {
 
     private func statusChanged() {
         statusRevision += 1
+        if hasMedia {
+            lostToRestart = false
+            playingWhenDropped = nil
+        }
         rememberLoad()
         followLocalCast()
         followQueueCasts()
@@ -208,7 +218,29 @@ extension AppModel {
         }
     }
 
+    /// The title of what was loaded last, for when the device no longer reports it.
+    var lastLoadTitle: String? {
+        switch lastLoad {
+        case .media(let m)?: m.metadata?.displayTitle
+        case .file(let path)?: LocalMediaInfo.cleanTitle(fileName: Self.nameOf(path))
+        case nil: nil
+        }
+    }
+
+    /// Back on a device after the link dropped: when what played is gone (the device restarted,
+    /// and CastClient started the app again with nothing loaded), say so, and keep it shown
+    /// as Stopped with Play Again instead of leaving the player without a word.
+    func checkMediaAfterReconnect(deviceName: String) {
+        guard let title = playingWhenDropped else { return }
+        playingWhenDropped = nil
+        guard !hasMedia, lastLoad != nil else { return }
+        lostToRestart = true
+        post(tr("{0} stopped playing {1}, probably because it restarted.", deviceName, title))
+    }
+
     private func forgetSession() {
+        lostToRestart = false
+        playingWhenDropped = nil
         for task in sessionTasks { task.cancel() }
         sessionTasks = []
         session = nil

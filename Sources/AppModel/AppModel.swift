@@ -115,6 +115,12 @@ public final class AppModel {
     /// The local path of the current media's artwork, once resolved.
     public internal(set) var artworkPath: String?
     public internal(set) var notice: Notice?
+    /// The device restarted (or lost its app) while media played: the media is shown as
+    /// Stopped with Play Again until something plays again (AppModel+Session.swift).
+    public internal(set) var lostToRestart = false
+    /// The title of what played when the link dropped, until the device is back and says
+    /// whether that media survived.
+    @ObservationIgnored var playingWhenDropped: String?
     /// Whether the connected device proved it is a genuine Cast device (CastClient's verdict).
     public internal(set) var authentication: DeviceAuthentication = .notChecked
     /// What was loaded last, for "Play Again" once it has finished or stopped.

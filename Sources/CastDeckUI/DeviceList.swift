@@ -187,6 +187,9 @@ final class DeviceList {
                 sessionRow.subtitle = tr("Preparing {0}…", file)
             } else if model.hasMedia {
                 sessionRow.subtitle = tr("Now playing {0}", model.title)
+            } else if let ended = model.phase.endedText, model.showsPlayer {
+                // Ended while this page was shown: say how; the bar below offers Play Again.
+                sessionRow.subtitle = Localization.joinParts([ended, model.title])
             } else if let app = model.foreignApp {
                 sessionRow.subtitle = tr("{0} is running on this device. CastDeck cannot control it, but you can cast something else.", app)
             } else {

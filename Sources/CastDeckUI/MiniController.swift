@@ -4,16 +4,21 @@ import AppModel
 import GtkInterop
 
 /// The bar at the bottom while a session has media (mini-controller.ui): thumbnail, title,
-/// play/pause and stop (bound to win.toggle-play and win.stop-casting), a thin progress line.
+/// Previous/Next (with a queue), play/pause, stop and the mini player (bound to the window's
+/// actions), a thin progress line. On a narrow window the title keeps its room: Previous, Stop
+/// and the mini player go into a More menu.
 @MainActor
 final class MiniController {
     static let resource = CastDeckApplication.resourcePath + "/ui/mini-controller.ui"
+    /// Below this window width the secondary buttons move into More.
+    static let narrowWidth = 560
 
     let model: AppModel
     let ui: Builder
     let root: Box
     let view: CompactPlayerView
     var onOpen: (() -> Void)?
+    private var narrow = false
 
     init(model: AppModel) throws {
         self.model = model
@@ -24,10 +29,23 @@ final class MiniController {
         ui.get("open", as: Button.self).onClicked { [unowned self] in self.onOpen?() }
     }
 
+    func layout(width: Int) {
+        let narrow = width < Self.narrowWidth
+        guard narrow != self.narrow else { return }
+        self.narrow = narrow
+        render()
+    }
+
     func render() {
         view.render()
-        // Previous / Next only with a queue (QueueView.swift renders the expanded ones).
-        for id in ["previous", "next"] { ui.get(id, as: Button.self).isVisible = model.hasQueue }
+        // Once the media is over only Play Again (the play button, CompactPlayerView) is left.
+        let over = model.phase.isOver
+        let queue = model.hasQueue && !over
+        ui.get("previous", as: Button.self).isVisible = queue && !narrow
+        ui.get("next", as: Button.self).isVisible = queue
+        ui.get("stop", as: Button.self).isVisible = !narrow && !over
+        ui.get("mini-player", as: Button.self).isVisible = !narrow
+        ui.get("more", as: MenuButton.self).isVisible = narrow
     }
 
     func renderProgress() { view.renderProgress() }
@@ -42,8 +60,8 @@ func renderPlayButton(_ button: Button, playing: Bool) {
     button.setTooltip(name)
 }
 
-/// A time ("1:05:03") in the UI language's digits.
-func localizedTime(_ seconds: Double) -> String { Gettext.localizeDigits(formatTime(seconds)) }
+/// A time ("1:05:03") in the UI language's digits (formatTime writes them so).
+func localizedTime(_ seconds: Double) -> String { formatTime(seconds) }
 
 /// Keeps times and "2×" in left-to-right order inside right-to-left text (Unicode isolates).
 func isolateLTR(_ s: String) -> String { "\u{2066}" + s + "\u{2069}" }

@@ -4,7 +4,7 @@ import AppModel
 import GtkInterop
 
 /// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
-/// a progress line, Play/Pause, Stop casting and "Return to full controller". Its buttons are
+/// a progress line, Play/Pause, Stop Casting and "Return to full controller". Its buttons are
 /// the action table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
 /// or pauses, Escape returns to the full controller. It renders AppModel like the main window,
 /// so another sender's pause shows here too.
@@ -28,7 +28,7 @@ final class MiniPlayer {
         window = ui.get("window")
         view = CompactPlayerView(model: model, thumb: ui.get("artwork"), title: ui.get("title"),
                                  subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
-        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting])
+        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain])
         actions.install(into: window)
         window.asWindow.setApplication(app)
         window.asWindow.addShortcut("Escape", action: "app.full-controller")
@@ -42,6 +42,7 @@ final class MiniPlayer {
         tokens.append(observe { [unowned self] in
             self.actions.refresh()
             self.view.render()
+            self.ui.get("stop", as: Button.self).isVisible = !self.model.phase.isOver
             self.updateClock()
         })
     }
@@ -99,11 +100,22 @@ final class CompactPlayerView {
 
     func render() {
         title.text = model.title
-        subtitle.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
-        renderPlayButton(play, playing: model.isPlaying)
+        let phase = model.phase
+        if let ended = phase.endedText {
+            // Over: say how it ended, and the play button plays it again (nothing else works).
+            subtitle.text = Localization.joinParts([ended, model.sessionDeviceName ?? ""])
+            play.actionName = "win.play-again"
+            play.iconName = "view-refresh-symbolic"
+            play.setAccessibleName(tr("Play Again"))
+            play.setTooltip(tr("Play Again"))
+        } else {
+            subtitle.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
+            play.actionName = "win.toggle-play"
+            renderPlayButton(play, playing: model.isPlaying)
+        }
         if model.artworkPath != renderedArtwork {
             renderedArtwork = model.artworkPath
-            if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName("video-x-generic-symbolic") }
+            if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName(model.mediaKind.iconName) }
         }
         renderProgress()
     }

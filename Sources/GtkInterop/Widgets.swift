@@ -44,6 +44,12 @@ extension Button {
         nonmutating set { if iconName != newValue { gtk_button_set_icon_name(cast(pointer), newValue) } }
     }
 
+    /// The action the button activates ("win.play-again"); setting the same one does nothing.
+    public var actionName: String {
+        get { gtk_actionable_get_action_name(cast(pointer)).map { String(cString: $0) } ?? "" }
+        nonmutating set { if actionName != newValue { gtk_actionable_set_action_name(cast(pointer), newValue) } }
+    }
+
     @discardableResult
     public func onClicked(_ handler: @escaping @MainActor () -> Void) -> gulong { on("clicked", handler) }
 }

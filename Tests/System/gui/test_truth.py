@@ -177,7 +177,14 @@ def killed_receiver_shows_reconnecting():
     subprocess.run(["bash", "-c", RESTART], check=True, timeout=30)
     wait_for("the banner to go", lambda: not [n for n in find_all(app, role="label")
                                               if (n.name or "").startswith("Connection lost")], timeout=30)
-    # The device restarted with nothing playing: the window follows it, then what is cast there.
+    # The device restarted with nothing playing: the window says so and keeps the item, Stopped,
+    # with Play Again (it no longer jumps to the devices page without a word) ...
+    wait_for("the restart to be told", lambda: [n for n in find_all(app, role="label")
+                                               if "probably because it restarted" in (n.name or "")], timeout=20)
+    find(app, "Stopped", "label")
+    find(app, "film.mp4", "label")
+    find(app, "Play Again", "push button")
+    # ... then follows what is cast there.
     cast("film.mp4", "--start", "30")
     find(app, "film.mp4", "label", timeout=20)
 
