@@ -28,6 +28,8 @@ final class DesktopState {
     var quitCheck: UInt32 = 0
     /// The device whose remembered mini player was already restored in this connection.
     var restoredFor: String?
+    /// Whether this run has said that CastDeck keeps casting with its window closed.
+    var toldBackground = false
 }
 
 extension CastDeckApplication {
@@ -65,7 +67,19 @@ extension CastDeckApplication {
         guard isCasting else { return false }
         window?.window.asWindow.hide()
         enterBackground()
+        tellRunningInBackground()
         return true
+    }
+
+    /// The first time in a run that the window closes while casting, a notification says that
+    /// CastDeck goes on (a window that vanished would otherwise look like a quit app that still
+    /// plays somehow). Once is enough: the media controls show it after that.
+    func tellRunningInBackground() {
+        guard !desktop.toldBackground else { return }
+        desktop.toldBackground = true
+        let name = model?.connectedDevice.map { isolateLTRIfAddress($0.friendlyName) } ?? tr("the device")
+        app.notify(id: "background", title: tr("CastDeck is still casting"),
+                   body: tr("It keeps playing to {0}. Use the media controls, or open CastDeck again, to stop.", name))
     }
 
     func enterBackground() {

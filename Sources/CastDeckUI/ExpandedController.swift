@@ -35,6 +35,8 @@ final class ExpandedController {
     let elapsed: Label
     let remaining: Label
     let playButton: Button
+    let previousButton: Button
+    let nextButton: Button
     let muteButton: ToggleButton
     let volume: Scale
     let tracksButton: MenuButton
@@ -78,10 +80,17 @@ final class ExpandedController {
         elapsed = ui.get("elapsed")
         remaining = ui.get("remaining")
         playButton = ui.get("play")
+        previousButton = ui.get("previous")
+        nextButton = ui.get("next")
         muteButton = ui.get("mute")
         volume = ui.get("volume")
         tracksButton = ui.get("tracks")
         styleButton = ui.get("style")
+        // Times are laid out left to right on their own (no isolate marks in their text, which
+        // assistive technology read out); the remaining time keeps to the far end of the row.
+        elapsed.keepLeftToRight()
+        remaining.keepLeftToRight()
+        if Localization.isRightToLeft { remaining.setAlignStart() }
         tracks = try TracksPopover(model: model)
         volumeControl = VolumeControl(model: model, slider: volume, mute: muteButton)
         // The speeds in the UI language's digits and decimal sign ("۰٫۵×" in Persian).
@@ -92,7 +101,9 @@ final class ExpandedController {
         }
         tracksButton.setPopover(tracks.popover)
         queueView = try QueueView(model: model)
-        // Previous, Queue, Next: under the volume row, in the controls column.
+        tracks.popover.passQuitShortcut()
+        queueView.popover.passQuitShortcut()
+        // The Queue button: under the volume row, in the controls column.
         controls.append(queueView.bar)
         connectSignals()
         markers.setDrawFunc { [unowned self] cr, w, h in self.drawMarkers(cr, w, h) }
@@ -136,8 +147,8 @@ final class ExpandedController {
     /// While the seek bar is held: the time it would seek to, in place of the elapsed time.
     private func showSeekTarget() {
         let d = max(model.duration ?? 0, 0)
-        elapsed.text = isolateLTR(localizedTime(seek.value))
-        remaining.text = d > 0 ? isolateLTR("\u{2212}" + localizedTime(max(0, d - seek.value))) : ""
+        elapsed.text = localizedTime(seek.value)
+        remaining.text = d > 0 ? "\u{2212}" + localizedTime(max(0, d - seek.value)) : ""
     }
 
     // MARK: layout
@@ -191,7 +202,8 @@ final class ExpandedController {
             artOverlay.setFillsWidth(false)
             artStack.setSizeRequest(width: art, height: art * 9 / 16)
             controls.setSizeRequest(width: column, height: -1)
-            artPlaceholder.pixelSize = max(64, art / 5)
+            // A glyph, not a picture: it stops at 96 px however large the artwork area grows.
+            artPlaceholder.pixelSize = min(96, max(64, art / 5))
         }
         root.spacing = root.isVertical ? 18 : 36
     }
@@ -214,24 +226,24 @@ final class ExpandedController {
             artPlaceholder.isVisible = renderedArtwork == nil
             artStack.visibleChildName = renderedArtwork == nil ? "placeholder" : "artwork"
         }
-        artPlaceholder.setIconName(model.isAudio ? "audio-x-generic-symbolic" : "video-x-generic-symbolic")
+        artPlaceholder.setIconName(model.mediaKind.iconName)
+        previousButton.isVisible = model.hasQueue
+        nextButton.isVisible = model.hasQueue
         // Finished or stopped: say so and offer Play Again instead of a transport that cannot work.
         let phase = model.phase
-        let over = phase == .finished || phase == .stopped || phase == .failed
-        ended.isVisible = over
-        transport.isVisible = !over
-        switch phase {
-        case .finished: endedLabel.text = tr("Finished")
-        case .stopped: endedLabel.text = tr("Stopped")
-        case .failed: endedLabel.text = tr("Could not play")
-        default: endedLabel.text = ""
-        }
+        ended.isVisible = phase.isOver
+        transport.isVisible = !phase.isOver
+        endedLabel.text = phase.endedText ?? ""
         renderPlayButton(playButton, playing: model.isPlaying)
         // Sliders and the two menu-like buttons are not actions; they follow the same table.
         volumeControl.render()
         tracks.render()
         queueView.render()
         tracksButton.isSensitive = model.isEnabled(.selectTextTrack) || model.isEnabled(.burnSubtitles)
+        // Lit while subtitles show, as a player's CC button is.
+        let subtitlesOn = model.activeTextTrackID != nil
+        if subtitlesOn { tracksButton.addCSSClass("subtitles-on") } else { tracksButton.removeCSSClass("subtitles-on") }
+        tracksButton.setAccessibleDescription(subtitlesOn ? tr("Subtitles are on") : tr("Subtitles are off"))
         styleButton.isSensitive = model.isEnabled(.applyStyle)
         renderProgressLocked()
     }
@@ -251,8 +263,8 @@ final class ExpandedController {
         if seekDebounce == 0 && !seekDragging {
             seek.setRange(0, d > 0 ? d : 1)
             seek.value = d > 0 ? pos : 0
-            elapsed.text = isolateLTR(localizedTime(pos))
-            remaining.text = d > 0 ? isolateLTR("\u{2212}" + localizedTime(max(0, d - pos))) : ""
+            elapsed.text = localizedTime(pos)
+            remaining.text = d > 0 ? "\u{2212}" + localizedTime(max(0, d - pos)) : ""
         }
 
         if let ad = model.adState {

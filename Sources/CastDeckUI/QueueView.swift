@@ -3,9 +3,8 @@
 import AppModel
 import GtkInterop
 
-/// The queue in the expanded controller (queue-view.ui): Previous / Queue / Next, and the
-/// queue popover: Repeat (off → all → one), Shuffle, and one row per item (thumbnail, title,
-/// artist · duration, the current item marked) named by its title for assistive technology.
+/// The queue in the expanded controller (queue-view.ui): the Queue button and its popover:
+/// Repeat (off → all → one), Shuffle, and one row per item (thumbnail, title, artist · duration, the current item marked) named by its title for assistive technology.
 /// Activating a row plays it; each row's menu has Move Up, Move Down, Remove and Play Next.
 /// Every command goes through the action table ("win.queue-…" with the item id as target).
 /// Items are fetched only for the rows in view (AppModel.loadQueueItems).
@@ -60,9 +59,6 @@ final class QueueView {
     }
 
     func render() {
-        let hasQueue = model.hasQueue
-        ui.get("previous", as: Button.self).isVisible = hasQueue
-        ui.get("next", as: Button.self).isVisible = hasQueue
         queueButton.isSensitive = model.hasMedia
         renderRepeat()
         let count = model.queue.count
@@ -149,6 +145,7 @@ final class QueueView {
         menu.setPopoverFactory {
             let box = Box(vertical: true, spacing: 0)
             let popover = Popover(child: box)
+            var buttons: [AppAction.Name: Button] = [:]
             for (action, label) in [(AppAction.Name.queueMoveUp, tr("Move Up")), (.queueMoveDown, tr("Move Down")),
                                     (.queueRemove, tr("Remove")), (.queuePlayNext, tr("Play Next"))] {
                 let b = Button(label: label)
@@ -156,6 +153,14 @@ final class QueueView {
                 b.bindAction("win." + action.rawValue, target: .int(id))
                 b.onClicked { popover.popdown() }
                 box.append(b)
+                buttons[action] = b
+            }
+            // Only moves that can happen: no Move Up on the first item, no Move Down on the last
+            // (looked at each time the menu opens, since the order changes).
+            popover.onShow { [unowned self] in
+                let ids = self.model.queue.itemIDs
+                buttons[.queueMoveUp]?.isVisible = ids.first != id
+                buttons[.queueMoveDown]?.isVisible = ids.last != id
             }
             return popover
         }
@@ -177,7 +182,7 @@ final class QueueView {
         if r.isCurrent, let art = model.artworkPath {
             w.thumb.setFile(art)
         } else if let url = r.artworkURL, let cached = thumbnails[url] {
-            if let path = cached { w.thumb.setFile(path) } else { w.thumb.setIconName("audio-x-generic-symbolic") }
+            if let path = cached { w.thumb.setFile(path) } else { w.thumb.setIconName(r.kind.iconName) }
         } else if let url = r.artworkURL {
             // Fetched once per picture through the image cache; the row shows it when it comes.
             w.thumb.setIconName("image-x-generic-symbolic")
@@ -189,7 +194,7 @@ final class QueueView {
                 if path != nil { self.renderRows(force: true) }
             }
         } else {
-            w.thumb.setIconName("audio-x-generic-symbolic")
+            w.thumb.setIconName(r.kind.iconName)
         }
     }
 

@@ -58,6 +58,16 @@ final class StyleEditor {
         window = win.asWindow
         toasts = ui.get("toasts")
         win.asWindow.setTransientFor(parent)
+        // No wider than the window it belongs to (a phone-width window is 360 px).
+        if let parent { win.asWindow.defaultSize = (min(480, max(320, parent.defaultSize.width)), 720) }
+        // Escape and Ctrl+W close it, as they close other GNOME dialogs and secondary windows.
+        // (The handler belongs to the window's own key controller, so the window outlives it.)
+        let shown = win.asWindow
+        shown.onKeyCapture { key in
+            guard key.name == "Escape" || (key.control && key.name.lowercased() == "w") else { return false }
+            shown.close()
+            return true
+        }
         let actions = ModelActions(model: model, names: [.applyStyle, .useStyleAsDefault])
         actions.install(into: win)
         self.actions = actions
@@ -146,36 +156,31 @@ final class StyleEditor {
         row(group, title, entry)
     }
 
-    /// A choice shown as linked toggle buttons (each one clickable by assistive technologies).
+    /// A choice shown as a column of one-of-many rows under its title (a check mark on the
+    /// chosen one; a radio button for assistive technology, named "Edge type: Outline"). A
+    /// column fits any window width in any language; linked buttons side by side broke into
+    /// pieces on a phone-width window.
     private func toggleRow<V: Equatable>(_ group: PreferencesGroup, _ title: String,
                                          _ key: WritableKeyPath<TextTrackStyle, V?>, _ options: [(V, String)]) {
-        // At most three to a line, so that the editor fits a phone-width window.
-        let lines = Box(vertical: true, spacing: 6)
-        var box = Box(vertical: false, classes: ["linked"])
+        let column = Box(vertical: true, spacing: 0)
         var first: ToggleButton?
         let current = style[keyPath: key] ?? options[0].0
-        for (index, (value, label)) in options.enumerated() {
-            if index > 0 && index % 3 == 0 {
-                box.setAlignStart()
-                lines.append(box)
-                box = Box(vertical: false, classes: ["linked"])
-            }
-            let b = ToggleButton(label: label)
+        for (value, label) in options {
+            let b = ToggleButton.choice(label, maxWidthChars: 30)
             b.setAccessibleName("\(title): \(label)")
             if let first { b.join(first) } else { first = b }
             b.isActive = value == current
             b.onToggled { [unowned self] in
                 if b.isActive { self.style[keyPath: key] = value }
             }
-            box.append(b)
+            column.append(b)
         }
-        // Title above the buttons: five choices do not fit beside a title in a narrow window.
-        let v = Box(vertical: true, spacing: 8)
+        let v = Box(vertical: true, spacing: 6)
         v.setMargins(12)
-        v.append(Label(title))
-        box.setAlignStart()
-        lines.append(box)
-        v.append(lines)
+        let heading = Label(title)
+        heading.setAlignStart()
+        v.append(heading)
+        v.append(column)
         group.add(PreferencesRow(title: title, child: v))
     }
 

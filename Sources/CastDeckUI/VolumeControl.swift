@@ -34,6 +34,9 @@ final class VolumeControl {
         updating = true
         defer { updating = false }
         mute.iconName = model.isMuted ? "audio-volume-muted-symbolic" : "audio-volume-high-symbolic"
+        // The tooltip says what a click does; the accessible name stays "Mute", a toggle whose
+        // pressed state says whether it is on.
+        mute.setTooltip(model.isMuted ? tr("Unmute") : tr("Mute"))
         slider.isSensitive = model.isEnabled(.setVolume)
         slider.setAccessibleDescription(tr("Volume of {0}", model.sessionDeviceName ?? tr("the device")))
         if debounce == 0, abs(slider.value - model.volumeLevel) > 0.001 { slider.value = model.volumeLevel }

@@ -114,6 +114,15 @@ public final class Application {
 
     public func quit() { g_application_quit(cast(app)) }
 
+    /// A desktop notification (GNotification) under `id`; one with the same id replaces it.
+    /// Clicking it activates the application (its window comes back).
+    public func notify(id: String, title: String, body: String) {
+        let n = g_notification_new(title)!
+        g_notification_set_body(n, body)
+        g_application_send_notification(cast(app), id, n)
+        g_object_unref(UnsafeMutableRawPointer(n))
+    }
+
     /// Adds an "app.<name>" action.
     public func add(_ action: SimpleAction) { g_action_map_add_action(cast(app), cast(action.action)) }
 

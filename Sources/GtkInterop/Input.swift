@@ -160,3 +160,19 @@ extension WidgetWrapper {
         gtk_widget_add_controller(pointer, cast(target))
     }
 }
+
+@MainActor
+extension Popover {
+    /// Ctrl+Q quits while the popover is open. A popover has its own surface and takes the
+    /// keyboard, so the application's accelerator never saw the key; here the popover closes
+    /// and `app.quit` runs, as if it had not been open.
+    public func passQuitShortcut() {
+        let popover = self
+        onKeyCapture { key in
+            guard key.control, key.name.lowercased() == "q" else { return false }
+            gtk_popover_popdown(cast(popover.pointer))
+            _ = gtk_widget_activate_action_variant(popover.pointer, "app.quit", nil)
+            return true
+        }
+    }
+}

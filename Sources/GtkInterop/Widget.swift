@@ -48,6 +48,9 @@ extension WidgetWrapper {
     public func addCSSClass(_ name: String) { gtk_widget_add_css_class(pointer, name) }
 
     public var isRightToLeft: Bool { gtk_widget_get_direction(pointer) == GTK_TEXT_DIR_RTL }
+    /// Lays the widget's text out left to right whatever the UI's direction: a time ("1:05:03")
+    /// then reads in order without Unicode isolate marks, which screen readers would read out.
+    public func keepLeftToRight() { gtk_widget_set_direction(pointer, GTK_TEXT_DIR_LTR) }
 
     public func queueDraw() { gtk_widget_queue_draw(pointer) }
 

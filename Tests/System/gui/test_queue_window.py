@@ -79,7 +79,22 @@ def row_menu(title, item):
     click(find(app, item, "push button", timeout=10))
 
 
+def offered_moves(title):
+    """The moves a row's menu shows (only visible buttons are exposed), menu closed again."""
+    menu = find(app, f"Actions for {title}", timeout=10)
+    click(menu)
+    find(app, "Remove", "push button", timeout=10)
+    moves = sorted({b.name for b in find_all(app, role="push button") if b.name in ("Move Up", "Move Down")})
+    click(menu)  # closes it again
+    wait_for("the row menu to close", lambda: not find_all(app, "Remove", "push button"))
+    return moves
+
+
 def window_edits_reach_the_receiver():
+    # Only moves that can happen: the first row cannot go up, the last cannot go down.
+    first, last = offered_moves("Ten"), offered_moves("Two")
+    if first != ["Move Down"] or last != ["Move Up"]:
+        raise Failure(f"the first row offers {first}, the last {last}")
     row_menu("Two", "Move Up")
     wait_for("castctl to see Move Up", lambda: titles() == ["Ten", "Two", "One"])
     row_menu("Ten", "Move Down")
