@@ -14,10 +14,21 @@ extension Widget {
             if child.isA("GtkButton"), let raw = gtk_button_get_label(cast(child.pointer)) {
                 let label = String(cString: raw)
                 let shown = gtk_button_get_use_underline(cast(child.pointer)) != 0 ? withoutMnemonic(label) : label
-                if !shown.isEmpty { child.setAccessibleName(shown) }
+                if !shown.isEmpty { child.setSoleAccessibleName(shown) }
             }
             child.nameButtonsByLabel()
         }
+    }
+}
+
+@MainActor
+extension WidgetWrapper {
+    /// `name` as the widget's only accessible name. GTK 4.8 joins a "labelled by" relation (a
+    /// button's text child, an AdwButtonContent) to the label property, so a button named
+    /// in its .ui file was read "Cast a Link Cast a Link…": without the relation it is said once.
+    public func setSoleAccessibleName(_ name: String) {
+        gtk_accessible_reset_relation(OpaquePointer(pointer), GTK_ACCESSIBLE_RELATION_LABELLED_BY)
+        setAccessibleName(name)
     }
 }
 

@@ -49,14 +49,6 @@ extension Window {
         }
     }
 
-    /// Makes the object with id `id` in `builder` (a GtkShortcutsWindow) this window's
-    /// "win.show-help-overlay" window.
-    public func setHelpOverlay(from builder: Builder, id: String) -> Bool {
-        guard let overlay = builder.object(id) else { return false }
-        gtk_application_window_set_help_overlay(cast(pointer), cast(overlay))
-        return true
-    }
-
     /// Adds a parameterless or typed action as "win.<name>".
     public func add(_ action: SimpleAction) { g_action_map_add_action(cast(pointer), cast(action.action)) }
 }

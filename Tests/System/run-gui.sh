@@ -123,6 +123,8 @@ if [[ $tstatus -ne 0 ]]; then
   echo "--- castdeck log"; head -120 "$work/app3.log"; echo "--- receiver log"; tail -20 "$work/truth-receiver.log"
   status=$tstatus
 fi
+# This castdeck goes before the next part starts its own: the parts find theirs by name.
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 fi
 
 # Devices as a new user meets them (test_devices.py, issue 35): the demo, with two devices

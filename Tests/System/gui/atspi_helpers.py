@@ -138,15 +138,11 @@ def value_of(node):
 
 
 def response_buttons(dialog):
-    """An AdwMessageDialog's response buttons by label. GTK 4.8 names a button by its label
-    text and then its label ("_Cancel Cancel", "Stop Casting Stop Casting"): that is folded
-    to the label as shown ("Cancel", "Stop Casting")."""
+    """An AdwMessageDialog's response buttons by name: their label as shown (CastDeck names them
+    so; GTK 4.8 alone would say "_Cancel Cancel")."""
     out = {}
     for b in find_all(dialog, role="push button"):
-        words = (b.name or "").replace("_", "").split(" ")
-        half = len(words) // 2
-        label = " ".join(words[:half]) if half and len(words) % 2 == 0 and words[:half] == words[half:] else " ".join(words)
-        out.setdefault(label, b)
+        out.setdefault(b.name or "", b)
     return out
 
 

@@ -70,10 +70,9 @@ def second_launch_hands_over():
     done = subprocess.run([os.environ["CASTDECK"], os.environ["SECOND_FILE"]], capture_output=True, text=True, timeout=30)
     if done.returncode != 0:
         raise Failure(f"the second castdeck exited with {done.returncode}: {done.stderr.strip()}")
-    # The first file still plays, so the window asks where the new one goes (libadwaita 1.2
-    # names a response button by its label twice): Play Now.
+    # The first file still plays, so the window asks where the new one goes: Play Now.
     play_now = wait_for("the Play Now response", lambda: [
-        b for b in find_all(app, role="push button") if (b.name or "").startswith("Play Now ")], timeout=20)[0]
+        b for b in find_all(app, role="push button") if b.name == "Play Now"], timeout=20)[0]
     click(play_now)
     wait_for("the receiver to play the second file",
              lambda: (receiver_media(CASTCTL, DEVICE).get("media") or {}).get("metadata", {}).get("title") == "Second Film",

@@ -62,7 +62,8 @@ def named_by_the_device():
 
 
 def offers_something_to_cast():
-    for name in ("Cast a File", "Cast a Link"):
+    # The page's own buttons, named by their labels (the header bar's is "Cast a File").
+    for name in ("Cast a File…", "Cast a Link…"):
         button = find(app, name, "push button")
         if not sensitive(button):
             raise Failure(f"{name} is not sensitive")
@@ -93,6 +94,12 @@ def finished_offers_play_again():
         raise Failure("a Play/Pause button is offered for finished media")
     if SHOTS:
         os.system(f"import -window root {SHOTS}/gui-finished.png")
+    # Back on the devices page it stays reachable: the session row says Finished and the bar's
+    # play button is Play Again.
+    click(find(app, "Back to devices", "push button"))
+    wait_for("the session row to say Finished", lambda: [n for n in find_all(app, role="label")
+                                                       if (n.name or "").startswith("Finished")])
+    again = wait_for("the bar's Play Again", lambda: (find_all(app, "Play Again", "push button") or [None])[0])
     click(again)
     wait_for("the receiver to play it again", lambda: status().get("media", {}).get("playerState") in ("PLAYING", "BUFFERING"))
     if not status().get("media", {}).get("media", {}).get("contentId", "").endswith("short.mp4"):
@@ -181,7 +188,8 @@ def killed_receiver_shows_reconnecting():
     # with Play Again (it no longer jumps to the devices page without a word) ...
     wait_for("the restart to be told", lambda: [n for n in find_all(app, role="label")
                                                if "probably because it restarted" in (n.name or "")], timeout=20)
-    find(app, "Stopped", "label")
+    # (on the player page or, as here after Finished above, in the devices page's bar)
+    wait_for("Stopped", lambda: [n for n in find_all(app, role="label") if (n.name or "").startswith("Stopped")])
     find(app, "film.mp4", "label")
     find(app, "Play Again", "push button")
     # ... then follows what is cast there.

@@ -370,15 +370,15 @@ def quit_stop_casting():
     xdotool("search", "--sync", "--name", "^CastDeck mini player$", "windowfocus", "--sync")
     xdotool("key", "ctrl+q")
     # A device added by address is named by its address in the window, and so here.
-    find(app, f"Stop casting to {DEVICE}?", "dialog")
+    dialog = find(app, f"Stop casting to {DEVICE}?", "dialog")
 
     def response(label):
-        # AdwMessageDialog's response buttons are named by their label (GTK 4.8 repeats it).
-        return wait_for(label, lambda: [b for b in find_all(app, role="push button")
-                                        if b.name.split(" ")[:2] == label.split(" ")])[0]
+        # The dialog's own response buttons, named by their label (the mini player behind it
+        # has a Stop Casting button too).
+        return wait_for(label, lambda: [b for b in find_all(dialog, role="push button") if b.name == label])[0]
     # The media comes from another server, not this computer: it can be left playing.
     response("Keep Playing")
-    if [b for b in find_all(app, role="push button") if (b.name or "").startswith("Keep Running")]:
+    if [b for b in find_all(dialog, role="push button") if (b.name or "").startswith("Keep Running")]:
         raise Failure("Keep Running in the Background is offered for media that does not come from this computer")
     shot("quit-dialog")
     click(response("Stop Casting"))
