@@ -157,9 +157,9 @@ def casting_while_playing_asks():
     done = subprocess.run([os.environ["CASTDECK"], os.environ["EXTRA_FILE"]], capture_output=True, text=True, timeout=30)
     if done.returncode != 0:
         raise Failure(f"the second castdeck exited with {done.returncode}: {done.stderr.strip()}")
-    # libadwaita 1.2 names a response button by its label twice ("Add to Queue Add to Queue").
+    # The response buttons are named by their label, once.
     def response(label):
-        return [b for b in find_all(app, role="push button") if (b.name or "").startswith(label + " ")]
+        return [b for b in find_all(app, role="push button") if b.name == label]
     add = wait_for("the Add to Queue response", lambda: response("Add to Queue"), timeout=20)[0]
     for other in ("Play Now", "Play Next"):
         if not response(other):

@@ -37,9 +37,10 @@ METADATA = {
 
 
 def launch_and_load(cast, raw):
-    """Launch the DMR and LOAD; allows one reconnect + retry of the first LOAD (8a)."""
+    """Launch the DMR and LOAD; allows two reconnects + retries (8a): pychromecast's race (below)
+    can strike again while it reconnects, when the machine is busy. Each retry is noted."""
     mc = cast.media_controller
-    for attempt in (1, 2):
+    for attempt in (1, 2, 3):
         loaded = threading.Event()
         result = {}
 
@@ -55,13 +56,13 @@ def launch_and_load(cast, raw):
         else:
             if loaded.wait(20) and result.get("ok"):
                 return
-        if attempt == 1:
+        if attempt < 3:
             # pychromecast writes to its TLS socket from two threads without a lock; the
             # records can interleave (the simulator then reads BAD_DECRYPT and closes). Its
             # socket thread reconnects by itself: wait for that, not just for a status.
-            note_retry(f"first LOAD failed ({result}); reconnecting and retrying once")
+            note_retry(f"LOAD attempt {attempt} failed ({result}); reconnecting and retrying")
             wait_until(lambda: cast.socket_client.is_connected, timeout=15, what="pychromecast to reconnect")
-    raise AssertionError(f"LOAD failed twice: {result}")
+    raise AssertionError(f"LOAD failed three times: {result}")
 
 
 def test_single_sender_full_session(receiver):
