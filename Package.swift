@@ -268,7 +268,8 @@ let package = Package(
         ),
         // Casting files from this computer (issue 12): the media server (tokens, Range, CORS,
         // only the device may fetch), the ffprobe probe, sidecar subtitles → WebVTT, artwork,
-        // and the CORS check before loading remote URLs.
+        // and the CORS check before loading remote URLs; where playback stopped (Resume/:
+        // SHA-256 file identities from Crypto, a debug log through Logging).
         .target(
             name: "LocalMedia",
             dependencies: [
@@ -279,6 +280,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
