@@ -165,7 +165,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CastCtlCommandsTests",
-            dependencies: ["CastCtlCommands", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["CastCtlCommands", "LocalMedia", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         // The command-line tool: calls CastCtlCommands' `CastCtl.execute()`.
         .executableTarget(name: "castctl", dependencies: ["CastCtlCommands"]),

@@ -39,6 +39,7 @@ extension CastCommand {
     func runLocal() async throws {
         if plan { return try await printPlan() }
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
+        let resumeKey = try? PlaybackKey.file(url), resumed = remembered(resumeKey)  // CastCommand+Resume.swift
         let device = try await options.target.resolve()
         let (start, rate, app, file, extra, title, model, burn) = (start, rate, app, url, subtitles, title, model, burnSubtitles)
         try await options.withSession(networkThread: false) { session in
@@ -67,7 +68,7 @@ extension CastCommand {
             let updates = session.media.statusUpdates()
             do {
                 try await session.start(appID: app)
-                loaded = try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)
+                loaded = try await session.media.load(media, autoplay: true, startTime: start ?? resumed?.position, playbackRate: rate)
             } catch {
                 await share.end(cast)
                 throw error
@@ -83,6 +84,7 @@ extension CastCommand {
             }
             let line = "Casting \(name) to \(device.name) from \(media.contentId)\(how) (\(subs)); serving until it ends, Ctrl-C stops.\n"
             Console.out(line)
+            let positions = Self.recordPositions(of: resumeKey, session: session, mediaSessionId: loaded.mediaSessionId)
             let failure: String? = await withTaskGroup(of: String?.self) { group in
                 group.addTask {
                     await Self.waitUntilEnd(of: session, updates: updates, mediaSessionId: loaded.mediaSessionId)
@@ -95,6 +97,7 @@ extension CastCommand {
                 group.cancelAll()
                 return first
             }
+            positions?.stop()
             await share.end(cast)
             if let failure {
                 _ = try? await session.media.stop()
@@ -136,6 +139,7 @@ extension CastCommand {
             signal(sig, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: sig, queue: .global())
             source.setEventHandler {
+                PositionRecorder.finishAll()  // where it stands is written down first
                 // No converter may outlive castctl (the scratch folders go with their casts).
                 MediaShare.abandonAll()
                 Foundation.exit(0)

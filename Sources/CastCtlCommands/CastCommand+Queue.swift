@@ -33,12 +33,16 @@ extension CastCommand {
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
         let device = try await options.target.resolve()
         let (start, app, mode) = (start, app, repeatMode?.mode ?? .off)
+        let resumeKey = PlaybackKey.queue(sources: sources, recursive: recursive), resumed = remembered(resumeKey)  // CastCommand+Resume.swift
         try await options.withSession(networkThread: false) { session in
             let ends = try await session.connectionEndpoints()
             let built = try await QueueBuilder.items(for: expansion.entries, share: share, device: ends.remote, localAddress: ends.local)
             try await session.start(appID: app)
             let updates = session.media.statusUpdates()
-            let loaded = try await session.media.queueLoad(built.items, startIndex: 0, repeatMode: mode, startTime: start)
+            // A remembered item that is no longer there (files left out, the folder changed): the first.
+            let first = resumed?.item.flatMap { built.items.indices.contains($0) ? $0 : nil }
+            let loaded = try await session.media.queueLoad(
+                built.items, startIndex: first ?? 0, repeatMode: mode, startTime: start ?? (first != nil ? resumed?.position : nil))
             let report = StatusReport(device: device.name, session: session, info: await session.sessionInfo)
             let serving = built.casts.isEmpty ? "" : "; serving \(built.casts.count) file(s) until the queue ends, Ctrl-C stops"
             let titles = built.items.prefix(3).map { "“\($0.media?.metadata?.displayTitle ?? $0.media?.contentId ?? "?")”" }.joined(separator: ", ")
@@ -47,7 +51,9 @@ extension CastCommand {
             fflush(nil)  // castctl may serve for a long time: the line must reach a pipe now
             guard !built.casts.isEmpty, let id = loaded?.mediaSessionId else { return }
             Self.exitOnInterrupt()
+            let positions = Self.recordPositions(of: resumeKey, session: session, mediaSessionId: id, isQueue: true)
             await Self.waitUntilEnd(of: session, updates: updates, mediaSessionId: id)
+            positions?.stop()
             for c in built.casts { await share.end(c) }
         }
     }

@@ -54,8 +54,14 @@ struct CastCommand: AsyncParsableCommand {
         help: ArgumentHelp("A JSON file with `breaks` and `breakClips` arrays, as on the wire.", valueName: "FILE.json"))
     var adBreaks: String?
 
-    @Option(help: ArgumentHelp("Start this many seconds in.", valueName: "SECONDS"))
+    @Option(help: ArgumentHelp("Start this many seconds in (wins over --resume and --start-over).", valueName: "SECONDS"))
     var start: Double?
+
+    @Flag(help: "Go on from where this file, link or queue stopped last time (the default).")
+    var resume = false
+
+    @Flag(name: .customLong("start-over"), help: "Start at the start, whatever was remembered.")
+    var startOver = false
 
     @Option(help: ArgumentHelp("Initial playback rate.", valueName: "R"))
     var rate: Double?
@@ -82,6 +88,7 @@ struct CastCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !sources.isEmpty else { throw ValidationError("Give a URL, a file, a folder or a playlist to cast.") }
+        try validateResume()  // CastCommand+Resume.swift
         if isQueue { return try validateQueue() }  // CastCommand+Queue.swift
         if repeatMode != nil { throw ValidationError("--repeat is for a queue: give several items, a folder or a playlist.") }
         if Self.isLocal(url) {
@@ -147,7 +154,7 @@ struct CastCommand: AsyncParsableCommand {
         let media = try mediaInformation()
         for w in await CORSCheck.warnings(for: media) { Self.warn(w) }
         let device = try await options.target.resolve()
-        let (start, rate, app) = (start, rate, app)
+        let (start, rate, app) = (startTime(for: .link(url)), rate, app)
         let report = try await options.withSession { session in
             try await session.start(appID: app)
             try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)

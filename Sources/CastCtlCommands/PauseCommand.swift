@@ -9,6 +9,7 @@ struct PauseCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await options.runMediaCommand { media throws(CastClientError) in _ = try await media.pause() }
+        // Where a link stopped is remembered for the next `castctl cast` of it (ResumeSupport.swift).
+        try await options.runMediaCommandRememberingLink(positionBefore: false) { media throws(CastClientError) in _ = try await media.pause() }
     }
 }

@@ -9,6 +9,7 @@ struct StopCommand: AsyncParsableCommand {
     @OptionGroup var options: ClientOptions
 
     func run() async throws {
-        try await options.runMediaCommand { media throws(CastClientError) in _ = try await media.stop() }
+        // Where a link stopped is remembered for the next `castctl cast` of it (ResumeSupport.swift).
+        try await options.runMediaCommandRememberingLink(positionBefore: true) { media throws(CastClientError) in _ = try await media.stop() }
     }
 }
