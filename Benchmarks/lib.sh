@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: CastDeck contributors
 # Sourced by the benchmark scripts.
+# Every cast starts at the start: castctl remembers where playback stopped (issue 36), which
+# would make a run's casts depend on the last run's.
+export CASTDECK_REMEMBER_POSITIONS=0
 # Release builds use the flags of build-aux/release-flags.sh (static runtime, start-up layout).
 source "$(dirname "${BASH_SOURCE[0]}")/../build-aux/release-flags.sh"
 # release_window_build: builds castdeck and castctl in release with the window's data files;

@@ -38,7 +38,8 @@ echo "ok   a broken window definition exits with status $broken"
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-export XDG_CONFIG_HOME="$work/config" GSETTINGS_BACKEND=keyfile LANGUAGE=en LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
+# Settings and where playback stopped (issue 36) are each run's own.
+export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" GSETTINGS_BACKEND=keyfile LANGUAGE=en LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
 if [[ $only == all || $only == window ]]; then
 CASTDECK_DEMO_PORT=$port "$bin/castdeck" --demo >"$work/app.log" 2>&1 & pids+=($!)
 CASTCTL="$bin/castctl" DEMO_DEVICE="127.0.0.1:$port" SHOTS_DIR="${SHOTS_DIR:-}" \

@@ -16,6 +16,8 @@ if [[ -z ${CASTCTL:-} ]]; then
 fi
 here=Tests/System/localmedia
 work=$(mktemp -d)
+# Where playback stopped is this run's own (castctl goes on where a cast of a file stopped).
+export XDG_STATE_HOME="$work/state"
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done

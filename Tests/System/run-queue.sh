@@ -25,7 +25,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-export CASTDECK_RECEIVER_LOG="${CASTDECK_RECEIVER_LOG:-$work/receiver.log}" CASTDECK_TEST_STATE="$work/state"
+export CASTDECK_RECEIVER_LOG="${CASTDECK_RECEIVER_LOG:-$work/receiver.log}" CASTDECK_TEST_STATE="$work/state" XDG_STATE_HOME="$work/state"
 status=0
 .venv/bin/python -m pytest -q -s -p no:cacheprovider Tests/System/queue "$@" || status=$?
 if ((status != 0)); then

@@ -18,6 +18,9 @@ if [[ -z ${CASTCTL:-} ]]; then
 fi
 work=$(mktemp -d)
 export XDG_CACHE_HOME="$work/cache"
+# Every cast starts at the start: castctl would go on where a cast of the same file stopped
+# (issue 36; Tests/System/run-resume.sh tests that).
+export CASTDECK_REMEMBER_POSITIONS=0
 scratch="$XDG_CACHE_HOME/castdeck/transcode"
 # The converter pauses one segment ahead of the last one asked for, so that what lies
 # further is visibly made on demand.
