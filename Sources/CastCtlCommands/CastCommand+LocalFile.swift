@@ -25,7 +25,7 @@ extension CastCommand {
         let share = MediaShare(port: .default)
         let file = MediaShare.localPath(url)
         do {
-            let (_, plan) = try await share.plan(file: file, model: model, burnSubtitles: burnSubtitles)
+            let (_, plan) = try await share.plan(file: file, model: model, burnSubtitles: burnSubtitles, surround: surround)
             if options.json {
                 print(Output.json(PlanReport(plan, file: file)))
             } else {
@@ -38,40 +38,79 @@ extension CastCommand {
 
     func runLocal() async throws {
         if plan { return try await printPlan() }
+        Timings.begin()
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
-        let resumeKey = try? PlaybackKey.file(url), resumed = remembered(resumeKey)  // CastCommand+Resume.swift
-        let device = try await options.target.resolve()
-        let (start, rate, app, file, extra, title, model, burn) = (start, rate, app, url, subtitles, title, model, burnSubtitles)
-        try await options.withSession(networkThread: false) { session in
-            let ends = try await session.connectionEndpoints()
-            let cast: LocalCast
+        let (start, rate, app, file, extra, title, model, burn, surround) = (start, rate, app, url, subtitles, title, model, burnSubtitles, surround)
+        // The file is read (probe, plan, segments planned, the conversion started) while the
+        // device is found and connected to; the app is launched once the file is known to play.
+        let inspecting = Task { () async throws(LocalMediaError) -> PreparedFile in
+            try await share.inspect(file: file, extraSubtitles: extra, model: model, burnSubtitles: burn, surround: surround)
+        }
+        let prepared: () async throws -> PreparedFile = {
             do {
-                cast = try await share.prepare(
-                    file: file, extraSubtitles: extra, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn)
-            } catch let error as LocalMediaError {
-                throw CommandFailure(error.description)
+                let p = try await inspecting.value
+                Timings.report(p.timings)
+                return p
+            } catch {
+                throw CommandFailure((error as? LocalMediaError)?.description ?? "\(error)")
             }
+        }
+        let resumeKey = try? PlaybackKey.file(url), resumed = remembered(resumeKey)  // CastCommand+Resume.swift
+        let device: ResolvedDevice
+        do {
+            device = try await options.target.resolve()
+        } catch {
+            if let p = try? await prepared() { share.discard(p) }
+            throw error
+        }
+        try await options.withSession(networkThread: false) { session in
+            let ends: ConnectionEndpoints
+            do {
+                ends = try await session.connectionEndpoints()
+                Timings.mark("connected")
+            } catch {
+                if let p = try? await prepared() { share.discard(p) }
+                throw error
+            }
+            let ready = try await prepared()
             Self.exitOnInterrupt()
-            for w in cast.warnings { Self.warn(w) }
-            if let hls = cast.hls {
+            // The device launches its app while the first segment is made.
+            let launch = Task { try await session.start(appID: app) }
+            if let hls = ready.hls {
                 // The device asks for the first segment as soon as it loads: have it ready.
                 do {
                     try await hls.waitForFirstSegment()
+                    Timings.mark("first segment")
                 } catch {
-                    await share.end(cast)
+                    share.discard(ready)
+                    _ = try? await launch.value
                     throw CommandFailure((error as? LocalMediaError)?.description ?? "\(error)")
                 }
             }
+            let cast: LocalCast
+            do {
+                cast = try await share.publish(ready, device: ends.remote, localAddress: ends.local)
+            } catch {
+                share.discard(ready)
+                _ = try? await launch.value
+                throw CommandFailure((error as? LocalMediaError)?.description ?? "\(error)")
+            }
+            for w in cast.warnings { Self.warn(w) }
             var media = cast.media
             if let title { media.metadata?.title = title }
             let loaded: MediaStatus
             let updates = session.media.statusUpdates()
             do {
-                try await session.start(appID: app)
+                _ = try await launch.value
+                Timings.mark("app launched")
                 loaded = try await session.media.load(media, autoplay: true, startTime: start ?? resumed?.position, playbackRate: rate)
+                Timings.mark("loaded")
             } catch {
                 await share.end(cast)
                 throw error
+            }
+            if let later = cast.laterWarnings {
+                Task { for w in await later.value { Self.warn(w) } }
             }
             let name = (MediaShare.localPath(file) as NSString).lastPathComponent
             let subs = cast.subtitles.isEmpty ? "no subtitles" : "subtitles: " + cast.subtitles.map(\.name).joined(separator: ", ")

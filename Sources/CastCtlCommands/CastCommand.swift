@@ -78,6 +78,11 @@ struct CastCommand: AsyncParsableCommand {
             valueName: "MODEL"))
     var model: String?
 
+    @Flag(
+        help: ArgumentHelp(
+            "For a local file: send AC-3/E-AC-3 surround sound as it is, for a device whose HDMI reaches an AV receiver or TV that decodes it (default: converted to stereo AAC)."))
+    var surround = false
+
     @Option(
         name: .customLong("burn-subtitles"),
         help: ArgumentHelp("For a local file: draw embedded subtitle stream N (1 = the first, as --plan numbers them) into the picture.", valueName: "N"))
@@ -94,7 +99,9 @@ struct CastCommand: AsyncParsableCommand {
         if Self.isLocal(url) {
             try validateLocal()  // CastCommand+LocalFile.swift
         } else {
-            if plan || model != nil || burnSubtitles != nil { throw ValidationError("--plan, --model and --burn-subtitles apply to local files only.") }
+            if plan || model != nil || burnSubtitles != nil || surround {
+                throw ValidationError("--plan, --model, --surround and --burn-subtitles apply to local files only.")
+            }
             guard URL(string: url)?.scheme != nil else { throw ValidationError("“\(url)” is not a URL (e.g. https://example.com/movie.mp4).") }
             for s in subtitles { _ = try Self.track(s, id: 1) }
         }

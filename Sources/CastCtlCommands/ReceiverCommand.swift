@@ -75,6 +75,14 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Flag(name: .customLong("fetch-media"), help: "Fetch each LOAD's media and text tracks as a device does (Range, Origin, CORS, WEBVTT); LOAD_FAILED when they fail.")
     var fetchMedia = false
 
+    @Flag(name: .customLong("av-receiver"), help: "With --fetch-media: an AV receiver on HDMI decodes AC-3/E-AC-3, so media with them plays.")
+    var avReceiver = false
+
+    @Flag(
+        name: .customLong("first-frame"),
+        help: ArgumentHelp("With --fetch-media: decode each LOAD's first frame with ffmpeg before playing, and log how long fetching and decoding took.", visibility: .hidden))
+    var firstFrame = false
+
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
@@ -115,7 +123,9 @@ struct ReceiverCommand: AsyncParsableCommand {
         }
         if let uuid { config.uuid = uuid.lowercased() }
         config.model = model
-        config.fetchMedia = fetchMedia
+        config.fetchMedia = fetchMedia || firstFrame
+        config.avReceiver = avReceiver
+        config.decodeFirstFrame = firstFrame
         config.apps = try apps.map { try ReceiverApp.parse($0) }
         config.faults = FaultInjection(
             stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },

@@ -21,7 +21,7 @@ enum HLSCheck {
     }
 
     /// The playlist's duration when everything checks out.
-    static func check(_ url: String, model: String, timeout: TimeAmount) async -> Result<Double, Failure> {
+    static func check(_ url: String, model: String, avReceiver: Bool = false, timeout: TimeAmount) async -> Result<Double, Failure> {
         guard let master = await text(url, timeout: timeout) else {
             return .failure(Failure(code: 311, reason: "HLS: the master playlist cannot be fetched with CORS"))
         }
@@ -52,7 +52,7 @@ enum HLSCheck {
             guard playlists.contains(where: \.isVariant) else { return .failure(Failure(code: 411, reason: "HLS: the master playlist names no variant")) }
         }
         for c in codecs {
-            if let why = refusal(codec: c, model: model) { return .failure(Failure(code: 104, reason: "HLS: CODECS \(c): \(why)")) }
+            if let why = refusal(codec: c, model: model, avReceiver: avReceiver) { return .failure(Failure(code: 104, reason: "HLS: CODECS \(c): \(why)")) }
         }
         var duration: Double?
         for p in playlists {
@@ -92,7 +92,7 @@ enum HLSCheck {
     }
 
     /// Why the model does not decode `codec` (an RFC 6381 string), or nil when it does.
-    static func refusal(codec: String, model: String) -> String? {
+    static func refusal(codec: String, model: String, avReceiver: Bool = false) -> String? {
         let m = model.lowercased()
         let fourK = m.contains("ultra") || m.contains("google tv")
         let av1 = m.contains("google tv streamer")
@@ -111,7 +111,7 @@ enum HLSCheck {
         case "vp8", "vp08": return nil
         case "av01": return av1 ? nil : "\(model) has no AV1 decoder"
         case "mp4a", "opus", "flac", "vorbis", "mp3": return nil
-        case "ac-3", "ec-3": return "\(model) only passes AC-3/E-AC-3 through to an AV receiver"
+        case "ac-3", "ec-3": return avReceiver ? nil : "\(model) only passes AC-3/E-AC-3 through to an AV receiver, and none is connected"
         default: return "\(model) does not know the codec"
         }
     }

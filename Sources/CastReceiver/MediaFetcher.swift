@@ -46,7 +46,7 @@ enum MediaFetcher {
     }()
 
     /// Each fetch may take `timeout`; keep the sum under a sender's LOAD timeout (10 s).
-    static func check(_ media: MediaInformation, model: String = "Chromecast", timeout: TimeAmount = .seconds(3)) async -> Outcome {
+    static func check(_ media: MediaInformation, model: String = "Chromecast", avReceiver: Bool = false, timeout: TimeAmount = .seconds(3)) async -> Outcome {
         let url = media.contentUrl ?? media.contentId
         let textTracks = (media.tracks ?? []).filter { $0.type == .text }
         let type = (media.contentType ?? "").lowercased()
@@ -69,7 +69,7 @@ enum MediaFetcher {
         }
         var hlsDuration: Double?
         if served.contains("mpegurl") {
-            switch await HLSCheck.check(url, model: model, timeout: timeout) {
+            switch await HLSCheck.check(url, model: model, avReceiver: avReceiver, timeout: timeout) {
             case .failure(let f): return .failed(detailedErrorCode: f.code, reason: f.reason)
             case .success(let d): hlsDuration = d
             }

@@ -39,6 +39,13 @@ public struct ReceiverConfiguration: Sendable {
     /// (LOAD_FAILED + detailedErrorCode) when they are unreachable, unplayable or lack CORS
     /// (ReceiverCore+Fetch.swift). Off by default: tests with made-up URLs keep working.
     public var fetchMedia: Bool = false
+    /// With `fetchMedia`: an AV receiver on the device's HDMI decodes AC-3 and E-AC-3, so
+    /// media carrying them is played (passed through) rather than refused.
+    public var avReceiver: Bool = false
+    /// With `fetchMedia`: ffmpeg also decodes the media's first frame before the LOAD is
+    /// answered, as a device's decoder must, and the fetch and decode times are logged at
+    /// `.notice` (the `play` benchmark reads them). Needs ffmpeg.
+    public var decodeFirstFrame: Bool = false
     /// Where the receiver logs. Every message in and out is logged at `.debug`.
     public var logger: Logger = Logger(label: "castdeck.receiver")
 

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import CastProtocol
+import Foundation
 import NIOCore
 
 /// `--fetch-media`: a LOAD is held while the media and its text tracks are fetched
@@ -12,10 +13,22 @@ extension ReceiverCore {
     func fetchMediaThenLoad(_ request: LoadRequest, message: CastMessage, from c: SenderConnection) {
         let connection = NIOLoopBound(c, eventLoop: loop)
         let loop = self.loop
-        let model = config.model
-        config.logger.info("fetching media before LOAD", metadata: ["url": "\(request.media.contentUrl ?? request.media.contentId)"])
+        let (model, avReceiver, decode, logger) = (config.model, config.avReceiver, config.decodeFirstFrame, config.logger)
+        logger.info("fetching media before LOAD", metadata: ["url": "\(request.media.contentUrl ?? request.media.contentId)"])
         Task {
-            let outcome = await MediaFetcher.check(request.media, model: model)
+            let clock = ContinuousClock()
+            let began = clock.now
+            var outcome = await MediaFetcher.check(request.media, model: model, avReceiver: avReceiver)
+            let fetched = clock.now
+            if decode, case .playable = outcome {
+                if let failure = await FirstFrame.decode(request.media) { outcome = .failed(detailedErrorCode: MediaFetcher.mediaSourceNotSupported, reason: failure) }
+                logger.notice(
+                    "media fetched and first frame decoded",
+                    metadata: [
+                        "fetch": "\(FirstFrame.seconds(fetched - began))", "first-frame": "\(FirstFrame.seconds(clock.now - fetched))",
+                        "at": "\(String(format: "%.4f", Date().timeIntervalSince1970))",
+                    ])
+            }
             loop.execute {
                 self.finishFetch(outcome, request: request, message: message, from: connection.value)
             }

@@ -25,6 +25,8 @@ public struct LocalCast: Sendable {
     public var plan: ConversionPlan?
     /// The HLS made on demand when the plan is not `direct`.
     public var hls: HLSSession?
+    /// Warnings found after the cast started (embedded subtitles copied out while it plays).
+    public var laterWarnings: Task<[String], Never>?
 
     /// The text track to turn on in the LOAD for someone who reads `languages` (see
     /// `SidecarSubtitles.preferred`); nil leaves subtitles off.
@@ -53,12 +55,12 @@ public struct LocalCast: Sendable {
 public actor MediaShare {
     var servers: [String: MediaServer] = [:]
     private let port: MediaPort
-    private let ffprobe: String
-    private let ffmpeg: String
-    private let scratchRoot: String?
-    private let scratchLimit: Int64
-    private let quality: Int
-    private var swept = false
+    let ffprobe: String
+    let ffmpeg: String
+    let scratchRoot: String?
+    let scratchLimit: Int64
+    let quality: Int
+    var swept = false
 
     /// - Parameters:
     ///   - port: ``MediaPort/default`` (8010–8019, then any), or exactly the port the user set
@@ -81,151 +83,16 @@ public actor MediaShare {
 
     /// Probes `file` and plans it for a device of `model` (TXT `md`; nil = conservative)
     /// without sharing anything: what `castctl cast FILE --plan` prints.
-    public func plan(file: String, model: String?, burnSubtitles: Int? = nil) async throws(LocalMediaError) -> (LocalMediaInfo, ConversionPlan) {
+    public func plan(file: String, model: String?, burnSubtitles: Int? = nil, surround: Bool = false) async throws(LocalMediaError) -> (LocalMediaInfo, ConversionPlan) {
         let path = Self.localPath(file)
         let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe, strict: false)
         guard let probe = info.probe, info.kind == .video || info.kind == .audio else {
             throw .notPlayable(file: (path as NSString).lastPathComponent, what: "not a video or audio file ffprobe can read")
         }
         let plan = try ConversionPlan.make(
-            probe: probe, format: info.format, device: .forModel(model), burnSubtitles: burnSubtitles, fileName: (path as NSString).lastPathComponent)
+            probe: probe, format: info.format, device: DeviceCapabilities.forModel(model).passingSurround(surround), burnSubtitles: burnSubtitles,
+            fileName: (path as NSString).lastPathComponent)
         return (info, plan)
-    }
-
-    /// Inspects `file`, finds its subtitles and artwork, shares them for `device` and
-    /// returns the media to load.
-    ///
-    /// - Parameters:
-    ///   - file: a local path or a `file://` URL.
-    ///   - extraSubtitles: more subtitle files (`--subtitle PATH`), added after the ones
-    ///     found beside the file.
-    ///   - device: the device's IP address (the only client allowed to fetch).
-    ///   - localAddress: this machine's address on the Cast connection (served on).
-    /// - Throws: ``LocalMediaError`` when the file cannot be read or played directly, an
-    ///   extra subtitle file is unusable, or the server cannot listen.
-    ///   - model: the device's model (TXT `md`), choosing the column of ``DeviceCapabilities``.
-    ///   - burnSubtitles: an embedded subtitle stream (1-based) to draw into the picture.
-    ///   - words: how the tracks are named (the window gives the user's language; see `TrackFacts`).
-    public func prepare(
-        file: String, extraSubtitles: [String] = [], device: String, localAddress: String, model: String? = nil, burnSubtitles: Int? = nil,
-        words: TrackWords = .english
-    ) async throws(LocalMediaError) -> LocalCast {
-        let path = Self.localPath(file)
-        let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe, strict: false)
-        var plan: ConversionPlan?
-        if let probe = info.probe, info.kind == .video || info.kind == .audio {
-            plan = try ConversionPlan.make(
-                probe: probe, format: info.format, device: .forModel(model), burnSubtitles: burnSubtitles, fileName: (path as NSString).lastPathComponent)
-        } else if burnSubtitles != nil {
-            throw .burnUnavailable(number: burnSubtitles ?? 0, count: 0)
-        }
-        // Read the extra subtitles first: a bad one given by hand is an error, before anything is shared.
-        var converted: [(SubtitleSource, WebVTTDocument)] = []
-        for p in extraSubtitles {
-            let sp = Self.localPath(p)
-            let name = (sp as NSString).lastPathComponent
-            guard let format = SubtitleFormat(extension: (sp as NSString).pathExtension) else {
-                throw .subtitleUnusable(path: sp, reason: "only .srt, .vtt, .ass and .ssa files are read")
-            }
-            let source = SidecarSubtitles.describe(fileName: name, path: sp, mediaBase: nil) ?? SubtitleSource(path: sp, format: format, language: nil)
-            converted.append((source, try Self.convert(source)))
-        }
-        var warnings = info.warnings
-        var sidecars: [(SubtitleSource, WebVTTDocument)] = []
-        if info.kind == .video {
-            for s in SidecarSubtitles.find(beside: path) where !extraSubtitles.map(Self.localPath).contains(s.path) {
-                do {
-                    sidecars.append((s, try Self.convert(s)))
-                } catch {
-                    warnings.append(error.description + " It is left out.")
-                }
-            }
-        }
-        // Embedded text subtitles, as WebVTT (ffmpeg converts SRT, ASS, mov_text).
-        var embeddedSubs: [(SubtitleSource, WebVTTDocument)] = []
-        for step in plan?.textSubtitles ?? [] {
-            if let doc = await Self.extractSubtitles(path: path, stream: step.stream, ffmpeg: ffmpeg) {
-                let number = step.subtitleNumber ?? 0
-                let source = SubtitleSource(
-                    path: "embedded-\(number).srt", format: .srt, language: step.stream.languageTag, title: step.stream.title,
-                    isForced: step.stream.isForced, origin: .stream(number: number))
-                embeddedSubs.append((source, doc))
-            } else {
-                warnings.append("The embedded subtitles \(ConversionPlan.describe(step.stream)) could not be converted to WebVTT; they are left out.")
-            }
-        }
-        let allSubs = embeddedSubs + sidecars + converted
-        for (s, doc) in allSubs where !doc.warnings.isEmpty {
-            warnings.append("\((s.path as NSString).lastPathComponent): \(doc.warnings.count) cue(s) skipped (\(doc.warnings[0])).")
-        }
-
-        let server = try await self.server(on: localAddress)
-        var tokens: [String] = []
-        let fileName = (path as NSString).lastPathComponent
-        var hls: HLSSession?
-        let main: SharedItem
-        if let plan, plan.delivery == .hls, let probe = info.probe {
-            guard let root = scratchRoot else { throw .scratchUnusable(path: "$XDG_CACHE_HOME", reason: "no cache directory is known (set HOME or XDG_CACHE_HOME)") }
-            if !swept {
-                TranscodeScratch.sweep(root: root)
-                swept = true
-            }
-            let session = try await HLSSession.make(
-                path: Self.resolved(path), probe: probe, plan: plan, root: root, ffmpeg: ffmpeg, ffprobe: ffprobe, sizeLimit: scratchLimit, quality: quality)
-            session.start()
-            hls = session
-            main = server.share(generated: session, entry: "master.m3u8", peer: device)
-        } else {
-            main = server.share(path: Self.resolved(path), name: fileName, contentType: info.format.mimeType, peer: device)
-        }
-        tokens.append(main.token)
-
-        var metadata = info.metadata
-        var embedded: [UInt8]?
-        if let art = info.artworkPath, let fmt = try? MediaFormat.sniff(path: art), fmt.kind == .image {
-            let item = server.share(path: Self.resolved(art), name: (art as NSString).lastPathComponent, contentType: fmt.mimeType, peer: device)
-            tokens.append(item.token)
-            metadata.images = [CastImage(url: item.url)]
-        } else if info.kind == .image {
-            metadata.images = [CastImage(url: main.url)]
-        } else if let probe = info.probe, let bytes = await probe.extractCoverArt(path: path) {
-            let fmt = MediaFormat.sniff(bytes)
-            if fmt.kind == .image {
-                let ext = fmt.mimeType.split(separator: "/").last.map(String.init) ?? "jpg"
-                let item = server.share(bytes: bytes, name: "cover.\(ext == "jpeg" ? "jpg" : ext)", contentType: fmt.mimeType, peer: device)
-                tokens.append(item.token)
-                metadata.images = [CastImage(url: item.url)]
-                embedded = bytes
-            }
-        }
-
-        var tracks: [MediaTrack] = []
-        for (i, (s, doc)) in allSubs.enumerated() {
-            let stem = ((s.path as NSString).lastPathComponent as NSString).deletingPathExtension
-            let item = server.share(bytes: Array(doc.text.utf8), name: stem + ".vtt", contentType: "text/vtt; charset=utf-8", peer: device)
-            tokens.append(item.token)
-            tracks.append(
-                MediaTrack(
-                    trackId: i + 1, type: .text, subtype: s.isHearingImpaired ? .captions : .subtitles, trackContentId: item.url,
-                    trackContentType: "text/vtt", name: s.facts.name(words), language: s.language))
-        }
-
-        if let hls, hls.renditions.contains(where: { $0.isVideo }) {
-            // Each audio rendition is an AUDIO track the receiver switches with EDIT_TRACKS_INFO.
-            let base = main.url.dropLast("master.m3u8".count)
-            for (i, r) in hls.renditions.filter({ !$0.isVideo }).enumerated() {
-                tracks.append(
-                    MediaTrack(
-                        trackId: 101 + i, type: .audio, trackContentId: base + r.name + ".m3u8", trackContentType: "application/vnd.apple.mpegurl",
-                        name: r.stream.trackFacts(.audio, number: i + 1).name(words), language: r.stream.languageTag))
-            }
-        }
-        var media = MediaInformation(
-            contentId: main.url, contentUrl: main.url, streamType: .buffered, contentType: hls == nil ? info.format.mimeType : "application/x-mpegurl",
-            metadata: metadata, duration: info.duration, tracks: tracks.isEmpty ? nil : tracks)
-        if hls != nil { media.hlsSegmentFormat = "ts" }
-        return LocalCast(
-            media: media, info: info, subtitles: allSubs.map(\.0), warnings: warnings, tokens: tokens, embeddedArtwork: embedded, plan: plan, hls: hls)
     }
 
     /// One embedded text subtitle stream as WebVTT (ffmpeg reads it); nil when it fails.

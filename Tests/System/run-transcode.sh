@@ -203,6 +203,28 @@ no_converters "a refused LOAD"
 scratch_empty "a refused LOAD"
 echo "ok: HEVC planned for an Ultra is refused by a simulated Chromecast (CODECS checked, LOAD_FAILED 104), nothing left"
 
+# --- "Send surround sound as is" (--surround): AC-3 copied for a device on an AV receiver.
+plan "$work/hevc.mkv" --model "Chromecast Ultra" --surround
+grep -q "remux: #1 audio: AC-3, 6 channels.*copied as it is for the AV receiver" "$work/plan.out" || fail "--surround plan: $(cat "$work/plan.out")"
+expect_plan hevc.mkv "Chromecast Ultra" "convert: #1 audio: AC-3.*“Send surround sound as is” is off"
+"$CASTCTL" receiver --port 0 --name avr --model "Chromecast Ultra" --fetch-media --av-receiver -v >"$work/avr.out" 2>"$work/avr.log" &
+pids+=($!)
+wait_for "$work/avr.out" "^listening on " 20 || fail "receiver avr did not start"
+AVR=127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/avr.out")
+rm -f "$work/cast.out"
+"$CASTCTL" cast --device "$AVR" --model "Chromecast Ultra" --surround "$work/hevc.mkv" >"$work/cast.out" 2>"$work/cast.err" &
+pids+=($!)
+wait_for "$work/cast.out" "^Casting hevc.mkv" 90 || fail "--surround to a device on an AV receiver printed no line"
+url=$(grep -o 'http://[^ ]*' "$work/cast.out" | head -1)
+ffprobe -v error -show_entries stream=codec_name -of csv=p=0 "$url" 2>"$work/ffprobe.err" | sort -u | tr '\n' ' ' >"$work/codecs.txt"
+grep -q "ac3" "$work/codecs.txt" && grep -q "hevc" "$work/codecs.txt" || fail "--surround: the served HLS has $(cat "$work/codecs.txt")"
+stop_and_check hevc.mkv "$AVR"
+got=0; timeout 90 "$CASTCTL" cast --device "$ULTRA" --model "Chromecast Ultra" --surround "$work/hevc.mkv" >/dev/null 2>"$work/refused.err" || got=$?
+[[ $got == 1 ]] && grep -q "104" "$work/refused.err" || fail "--surround without an AV receiver: exit $got, $(cat "$work/refused.err")"
+grep -q "HLS: CODECS ac-3.*none is connected" "$work/ultra.log" || fail "the receiver did not name the refused AC-3"
+no_converters "a refused surround LOAD"
+echo "ok: --surround — AC-3 5.1 copied ($(cat "$work/codecs.txt")), played by a device on an AV receiver, refused (104) by one without"
+
 cast_and_check ten.mkv "$CC" Chromecast h264,aac hls
 stop_and_check ten.mkv "$CC"
 cast_and_check vp9.webm "$CC" Chromecast h264,aac hls

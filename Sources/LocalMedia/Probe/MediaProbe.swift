@@ -103,7 +103,12 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
     /// swift-subprocess: a probe is one short command whose whole output is read at once,
     /// and `Process` needs no extra package to build on every CI run. It is bounded by
     /// `timeout` and killed when it overruns.
+    /// Answered from ``ProbeCache`` when this version of the file was probed before.
     public static func run(path: String, ffprobe: String = "ffprobe", timeout: Duration = .seconds(20)) async throws(LocalMediaError) -> MediaProbe {
+        let stamp = FileStamp(path: path)
+        if let stamp, let text = ProbeCache.shared.entry(stamp, tool: ffprobe)?.probe, let probe = try? JSONDecoder().decode(MediaProbe.self, from: Data(text.utf8)) {
+            return probe
+        }
         let result: ToolResult
         do {
             result = try await ToolRunner.run(
@@ -116,7 +121,11 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
             throw .probeFailed(path: path, reason: why)
         }
         do {
-            return try JSONDecoder().decode(MediaProbe.self, from: Data(result.stdout))
+            let probe = try JSONDecoder().decode(MediaProbe.self, from: Data(result.stdout))
+            if let stamp, stamp == FileStamp(path: path) {
+                ProbeCache.shared.update(stamp, tool: ffprobe) { $0.probe = String(decoding: result.stdout, as: UTF8.self) }
+            }
+            return probe
         } catch {
             throw .probeFailed(path: path, reason: "unreadable ffprobe output (\(error))")
         }

@@ -109,10 +109,15 @@ public struct ConversionPlan: Sendable, Hashable {
             case "audio":
                 let i = audios.firstIndex { $0.index == s.index } ?? 0
                 let aac = (s.channels ?? 2) > 2 ? "AAC stereo" : "AAC"
+                let passed = device.passthrough.contains(s.codecName ?? "")
                 if direct {
-                    steps.append(Step(stream: s, action: .direct, reason: "\(label): the device plays it"))
+                    let how = passed ? "sent as it is to the AV receiver (“Send surround sound as is” is on)" : "the device plays it"
+                    steps.append(Step(stream: s, action: .direct, reason: "\(label): \(how)"))
                 } else if let p = audioProblems[i] {
                     steps.append(Step(stream: s, action: .convert, reason: "\(label) → \(aac): \(p)"))
+                } else if passed {
+                    steps.append(
+                        Step(stream: s, action: .remux, reason: "\(label): copied as it is for the AV receiver (“Send surround sound as is” is on)"))
                 } else if segmentableAudio.contains(s.codecName ?? "") {
                     let why = audios.count > 1 ? "copied; one of \(audios.count) selectable audio tracks" : "copied as it is into HLS segments"
                     steps.append(Step(stream: s, action: .remux, reason: "\(label): \(why)"))

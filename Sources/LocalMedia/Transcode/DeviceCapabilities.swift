@@ -22,6 +22,21 @@ public struct DeviceCapabilities: Sendable, Hashable {
     /// Audio codecs decoded (ffprobe names). AC-3/E-AC-3 only pass through to a receiver
     /// over HDMI, so they are never counted as playable.
     public var audioCodecs: Set<String>
+    /// Surround codecs sent as they are, for a device whose HDMI output reaches an AV receiver
+    /// or TV that decodes them (the per-device setting "Send surround sound as is"); empty by
+    /// default, since a device on a plain TV plays them as silence or refuses them.
+    public var passthrough: Set<String> = []
+
+    /// Codecs the surround setting passes through: Dolby Digital and Dolby Digital Plus, which
+    /// Cast devices hand to HDMI (DTS and TrueHD they do not).
+    public static let surroundCodecs: Set<String> = ["ac3", "eac3"]
+
+    /// This column with surround sound passed through (`on`) or converted to stereo.
+    public func passingSurround(_ on: Bool) -> DeviceCapabilities {
+        var c = self
+        c.passthrough = on ? Self.surroundCodecs : []
+        return c
+    }
 
     static let commonAudio: Set<String> = ["aac", "mp3", "opus", "vorbis", "flac", "pcm_s16le", "pcm_s24le", "pcm_u8"]
 
@@ -94,8 +109,10 @@ public struct DeviceCapabilities: Sendable, Hashable {
     /// Whether the device decodes this audio stream as it is; nil when it does.
     public func audioProblem(_ s: MediaProbe.Stream) -> String? {
         let codec = s.codecName ?? "unknown"
+        if passthrough.contains(codec) { return nil }
         if ["ac3", "eac3", "dts", "truehd"].contains(codec) {
-            return "\(DeviceCapabilities.codecLabel(codec)) is only passed through to an AV receiver, not decoded"
+            let setting = Self.surroundCodecs.contains(codec) ? " (the setting “Send surround sound as is” is off)" : ""
+            return "\(DeviceCapabilities.codecLabel(codec)) is only passed through to an AV receiver, not decoded\(setting)"
         }
         guard audioCodecs.contains(codec) else { return "\(DeviceCapabilities.codecLabel(codec)) audio is decoded by no Cast device" }
         if let c = s.channels, c > 2, codec != "aac" { return "\(c)-channel \(DeviceCapabilities.codecLabel(codec)) is played as stereo at best" }

@@ -8,21 +8,23 @@ import Glibc
 import Foundation
 
 extension HLSSession {
-    /// ffmpeg's arguments for run `id` from segment `index`: one segment-muxer output per rendition.
-    func arguments(run id: Int, from index: Int) -> [String] {
+    /// ffmpeg's arguments for run `id` from segment `index`: one segment-muxer output per
+    /// rendition; a quick run (`until`) ends before that segment.
+    func arguments(run id: Int, from index: Int, until: Int? = nil, initial: Bool = false) -> [String] {
         let t = boundaries[index]
         var a = ["-nostdin", "-hide_banner", "-v", "error", "-y", "-copyts"]
         if index > 0 { a += ["-ss", String(format: "%.6f", t)] }
+        if let until { a += ["-t", String(format: "%.6f", boundaries[until] - t)] }
         if videoEncoder == .vaapi { a += ["-vaapi_device", VAAPI.device] }
-        if let rate = Self.readRate, id == 1 { a += ["-readrate", String(rate)] }
+        if let rate = Self.readRate, initial { a += ["-readrate", String(rate)] }
         a += ["-i", source]
-        let cuts = boundaries[(index + 1)...].map { String(format: "%.6f", $0) }
+        let cuts = boundaries[(index + 1)..<(until ?? boundaries.count)].map { String(format: "%.6f", $0) }
         for r in renditions {
             if r.isVideo {
                 if r.copy {
                     a += ["-map", "0:\(r.stream.index)", "-c:v", "copy"]
                 } else {
-                    a += videoEncoding(r.stream, from: index)
+                    a += videoEncoding(r.stream, from: index, quick: until != nil)
                 }
             } else {
                 a += ["-map", "0:\(r.stream.index)"]
@@ -36,7 +38,7 @@ extension HLSSession {
         return a
     }
 
-    private func videoEncoding(_ s: MediaProbe.Stream, from index: Int) -> [String] {
+    private func videoEncoding(_ s: MediaProbe.Stream, from index: Int, quick: Bool) -> [String] {
         let (w, h) = outputSize(s.width ?? 1920, s.height ?? 1080)
         var filters: [String] = []
         var a: [String] = []
@@ -64,7 +66,10 @@ extension HLSSession {
         if videoEncoder == .vaapi {
             a += ["-c:v", "h264_vaapi", "-qp", "\(quality)", "-profile:v", "high", "-level", "41"]
         } else {
-            a += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "\(quality)", "-profile:v", "high", "-level:v", "4.1", "-pix_fmt", "yuv420p"]
+            a += [
+                "-c:v", "libx264", "-preset", quick ? "ultrafast" : Self.preset, "-crf", "\(quality)", "-profile:v", "high", "-level:v", "4.1", "-pix_fmt",
+                "yuv420p",
+            ]
         }
         a += ["-force_key_frames", keys]
         return a

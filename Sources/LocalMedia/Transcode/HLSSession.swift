@@ -18,8 +18,19 @@ import Foundation
 /// segments of different runs fit together; made segments are kept and reused until the
 /// scratch folder outgrows its bound.
 public final class HLSSession: GeneratedFiles, @unchecked Sendable {
-    /// Target segment length (seconds).
+    /// Target segment length (seconds) when the video is copied: cut at keyframes, and
+    /// copying costs nothing, so long segments mean fewer requests.
     public static let segmentLength = 6.0
+    /// Segment length when the video is converted: the device waits for one whole segment
+    /// after the start and after every seek, and here a 2 s segment of 1080p takes ~1 s.
+    public static let convertedSegmentLength = 2.0
+    /// A run that converts video makes its first this-many segments with x264's fastest
+    /// preset, then the next run goes on with ``preset``: the first picture comes sooner.
+    static let quickSegments = 2
+    /// x264's preset after the quick segments. Measured on a 2-core machine for 2 s of
+    /// 1080p HEVC 10-bit: ultrafast 0.98 s, superfast 1.42 s, veryfast 2.53 s — veryfast
+    /// does not keep up with playback there; superfast does, with room to spare.
+    static let preset = "superfast"
     /// A segment this many past the last one made by the live run is waited for, not restarted.
     static let lookahead = 4
     /// The converter pauses (SIGSTOP) once it is this many segments ahead of the last one
@@ -57,28 +68,34 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
     let videoEncoder: VideoEncoder
     let fileName: String
 
-    private let lock = NSLock()
-    private var done: [String: Set<Int>] = [:]
-    private var run: Run?
-    private var runCounter = 0
-    private var failure: String?
-    private var failureWaiters: [UUID: CheckedContinuation<String?, Never>] = [:]
-    private var lastRequested = 0
-    private var ended = false
+    let lock = NSLock()
+    var done: [String: Set<Int>] = [:]
+    var run: Run?
+    var runCounter = 0
+    var failure: String?
+    var failureWaiters: [UUID: CheckedContinuation<String?, Never>] = [:]
+    var lastRequested = 0
+    var ended = false
     /// A request is starting a run: others wait for it instead of starting their own.
-    private var starting = false
+    var starting = false
 
     final class Run: @unchecked Sendable {
         let id: Int
         let start: Int
         let process: ConverterProcess
+        /// A quick run ends before this segment, and the next run starts there.
+        let until: Int?
+        /// Started by ``start()`` (or chained to such a run), not by a request.
+        let initial: Bool
         /// Highest segment this run finished, per rendition.
         var made: [String: Int] = [:]
         var killedByUs = false
-        init(id: Int, start: Int, process: ConverterProcess) {
+        init(id: Int, start: Int, process: ConverterProcess, until: Int?, initial: Bool) {
             self.id = id
             self.start = start
             self.process = process
+            self.until = until
+            self.initial = initial
         }
     }
 
@@ -112,7 +129,7 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
     private static let live = LiveSessions()
 
     private final class LiveSessions: @unchecked Sendable {
-        private let lock = NSLock()
+        let lock = NSLock()
         private var all: [ObjectIdentifier: HLSSession] = [:]
         private var hooked = false
         func register(_ s: HLSSession) {
@@ -156,7 +173,7 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
             switch next {
             case .ready: return .success(path)
             case .failed(let why): return .failure(.converterFailed(file: fileName, reason: why))
-            case .wait: try? await Task.sleep(for: .milliseconds(50))
+            case .wait: try? await Task.sleep(for: .milliseconds(10))
             case .restart:
                 if let e = startRun(at: index) { return .failure(e) }
             }
@@ -167,7 +184,7 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
     /// Starts producing from the beginning (before the LOAD, so the first segment is there
     /// when the device asks).
     public func start() {
-        _ = startRun(at: 0)
+        _ = startRun(at: 0, initial: true)
     }
 
     /// Waits until the first segment of every rendition exists (the window's "Preparing…").
@@ -238,135 +255,6 @@ public final class HLSSession: GeneratedFiles, @unchecked Sendable {
         r?.process.kill()
         try? FileManager.default.removeItem(atPath: directory)
         Self.live.unregister(self)
-    }
-
-    // MARK: - Runs
-
-    /// Kills the live run (if any) and starts one at segment `index`; nil when it started.
-    private func startRun(at index: Int) -> LocalMediaError? {
-        defer { lock.withLock { starting = false } }
-        let (old, id): (Run?, Int) = lock.withLock {
-            runCounter += 1
-            let o = run
-            run = nil
-            return (o, runCounter)
-        }
-        if let old {
-            old.killedByUs = true
-            old.process.kill()
-        }
-        let args = arguments(run: id, from: index)
-        let process: ConverterProcess
-        do {
-            process = try ConverterProcess.start(ffmpeg, args, logPath: (directory as NSString).appendingPathComponent("r\(id).log"))
-        } catch {
-            let e = LocalMediaError.converterFailed(file: fileName, reason: error.reason)
-            fail(e.description)
-            return e
-        }
-        let newRun = Run(id: id, start: index, process: process)
-        let stale: Bool = lock.withLock {
-            if ended { return true }
-            run = newRun
-            return false
-        }
-        if stale {
-            process.kill()
-            return .converterFailed(file: fileName, reason: "the cast ended")
-        }
-        Task.detached { [self] in await self.follow(newRun) }
-        return nil
-    }
-
-    /// Collects the segments a run finishes (from its segment lists) until it ends.
-    private func follow(_ r: Run) async {
-        var paused = false
-        while r.process.status == nil {
-            collect(r)
-            let (made, wanted) = lock.withLock { (renditions.map { r.made[$0.name] ?? r.start - 1 }.min() ?? 0, lastRequested) }
-            if !paused, made > wanted + Self.ahead {
-                paused = r.process.signal(SIGSTOP)
-            } else if paused, made <= wanted + Self.ahead {
-                paused = !r.process.signal(SIGCONT)
-            }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        collect(r)
-        let status = r.process.status ?? 0
-        if status != 0, !r.killedByUs, lock.withLock({ !ended }) {
-            fail("ffmpeg stopped (\(status < 0 ? "killed by signal \(-status)" : "exit status \(status)")): \(r.process.lastMessage)")
-        }
-        try? FileManager.default.removeItem(atPath: r.process.logPath)
-        for rend in renditions { try? FileManager.default.removeItem(atPath: listPath(r.id, rend.name)) }
-    }
-
-    func listPath(_ run: Int, _ rendition: String) -> String {
-        (directory as NSString).appendingPathComponent("r\(run)_\(rendition).csv")
-    }
-
-    private func collect(_ r: Run) {
-        var changed = false
-        for rend in renditions {
-            guard let text = try? String(contentsOfFile: listPath(r.id, rend.name), encoding: .utf8) else { continue }
-            for line in text.split(whereSeparator: \.isNewline) {
-                guard let file = line.split(separator: ",").first, let under = file.lastIndex(of: "_"),
-                    let i = Int(file[file.index(after: under)...].dropLast(3))
-                else { continue }
-                if lock.withLock({ done[rend.name]?.contains(i) == true }) {
-                    if (r.made[rend.name] ?? -1) < i { r.made[rend.name] = i }
-                    continue
-                }
-                let temp = (directory as NSString).appendingPathComponent(String(file))
-                let final = (directory as NSString).appendingPathComponent(Self.segmentName(rend.name, i))
-                if rename(temp, final) == 0 {
-                    lock.withLock {
-                        _ = done[rend.name]?.insert(i)
-                        if (r.made[rend.name] ?? -1) < i { r.made[rend.name] = i }
-                    }
-                    changed = true
-                }
-            }
-        }
-        if changed { enforceSizeLimit() }
-    }
-
-    /// Removes made segments, farthest behind the playhead first, while the folder is too big.
-    private func enforceSizeLimit() {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: directory) else { return }
-        var total: Int64 = 0
-        var segments: [(name: String, rendition: String, index: Int, size: Int64)] = []
-        for n in names {
-            let p = (directory as NSString).appendingPathComponent(n)
-            let size = (try? fm.attributesOfItem(atPath: p)[.size] as? Int64) ?? 0
-            total += size ?? 0
-            if n.hasSuffix(".ts"), !n.hasPrefix("r"), let u = n.lastIndex(of: "_"), let i = Int(n[n.index(after: u)...].dropLast(3)) {
-                segments.append((n, String(n[..<u]), i, size ?? 0))
-            }
-        }
-        guard total > sizeLimit else { return }
-        let here = lock.withLock { lastRequested }
-        // Behind the playhead first (oldest first), then farthest ahead.
-        segments.sort { a, b in
-            let ka = a.index < here - 1 ? (0, a.index) : (1, -a.index)
-            let kb = b.index < here - 1 ? (0, b.index) : (1, -b.index)
-            return ka < kb
-        }
-        for s in segments where total > sizeLimit {
-            if s.index >= here - 1 && s.index <= here + Self.lookahead { continue }
-            lock.withLock { _ = done[s.rendition]?.remove(s.index) }
-            try? fm.removeItem(atPath: (directory as NSString).appendingPathComponent(s.name))
-            total -= s.size
-        }
-    }
-
-    private func fail(_ sentence: String) {
-        let waiters: [CheckedContinuation<String?, Never>] = lock.withLock {
-            if failure == nil { failure = sentence }
-            defer { failureWaiters = [:] }
-            return Array(failureWaiters.values)
-        }
-        for w in waiters { w.resume(returning: sentence) }
     }
 }
 
