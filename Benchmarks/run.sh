@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode)
+((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode play)
 source Benchmarks/lib.sh
 bin() { swift build "${RELEASE[@]}" --product "$1" >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/$1"; }
 # Everything is logged; every benchmark prints its comparisons as `bench-result:` lines, which
@@ -45,6 +45,9 @@ for area in "${areas[@]}"; do
     transcode)
       echo "== transcode: 1080p remux / audio / full conversion — first segment, seek to 80 %, CPU per media minute vs gnomecast's whole file"
       ./Benchmarks/transcode/run.sh ;;
+    play)
+      echo "== play: cast → first frame on the device for five kinds of 10-minute file, and seek to 80 %, vs gnomecast's way and catt"
+      ./Benchmarks/play/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
  ) 2>&1 | tee -a "$log" || failed+=("$area")
