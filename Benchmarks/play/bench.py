@@ -22,10 +22,13 @@ Every sender is timed from its start to that `at`:
   catt       `catt -d 127.0.0.1 cast FILE` (a new process, pinned catt 0.13.3) for the files
              served as they are, against a second receiver on port 8009 (catt knows no other)
 
-Seek to 80 %: with the cast running, ffmpeg plays the device: it opens the URL the sender
-loaded, seeks to 80 % and decodes one frame (for CastDeck's HLS, the segment there is made by
-a restarted converter; for gnomecast the converted file is complete; a direct file is a Range
-read). Medians of ROUNDS rounds.
+Seek to 80 %: with the cast running, the device's part is played here: for CastDeck's HLS,
+the video and audio segments holding 80 % are fetched (made by a restarted converter) and the
+first frame of the video one decoded; for a file served as it is (and gnomecast's complete
+MP4), ffmpeg reads from 80 % with Range requests and decodes a frame. The receiver's first
+frame is likewise decoded from the first segment of the first variant, as a player does
+(ffmpeg given the master would read two segments of every rendition first). Medians of ROUNDS
+rounds.
 
     bench.py CASTCTL SOURCES WORK ROUNDS PYCHROMECAST_PYTHON CATT_OR_EMPTY
 """
@@ -37,6 +40,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 castctl, sources, work, rounds, pcc_python, catt = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5], sys.argv[6]
 cache = os.path.join(work, "cache")
@@ -136,11 +140,42 @@ def castdeck(receiver, path, cold):
     return frame["at"] - t0, frame, steps, url, p
 
 
+def hls_segment(playlist, at):
+    """The segment of a media playlist that holds second `at` (relative to the first)."""
+    with urllib.request.urlopen(playlist) as r:
+        lines = r.read().decode().split("\n")
+    t = 0.0
+    for i, line in enumerate(lines):
+        if line.startswith("#EXTINF:"):
+            t += float(line[8:].rstrip(","))
+            if t > at:
+                return lines[i + 1].strip()
+    raise SystemExit(f"no segment holds {at} s in {playlist}")
+
+
+def download(url, into):
+    with urllib.request.urlopen(url, timeout=300) as r, open(into, "wb") as f:
+        f.write(r.read())
+
+
 def seek_frame(url, at, audio_only):
+    """What a device does for a seek: for HLS, fetch the video and audio segments that hold
+    `at` (made by a restarted converter) and decode the first frame of the video one; for a
+    file, ffmpeg reads it from `at` with Range requests and decodes a frame."""
     what = ["-vn", "-frames:a", "1"] if audio_only else ["-an", "-frames:v", "1"]
     t0 = time.perf_counter()
-    r = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-probesize", "500000", "-analyzeduration", "200000", "-ss", f"{at:.3f}", "-i", url]
-                       + what + ["-f", "null", "-"],
+    if url.endswith("master.m3u8"):
+        base = url[: -len("master.m3u8")]
+        video = hls_segment(base + "v.m3u8", at)
+        got = [os.path.join(work, "seek-v.ts"), os.path.join(work, "seek-a.ts")]
+        audio = threading.Thread(target=download, args=(base + video.replace("v_", "a0_"), got[1]))
+        audio.start()
+        download(base + video, got[0])
+        audio.join()
+        url = got[0]
+        at = 0
+    r = subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-probesize", "500000", "-analyzeduration", "200000"]
+                       + (["-ss", f"{at:.3f}"] if at else []) + ["-i", url] + what + ["-f", "null", "-"],
                        capture_output=True, text=True, timeout=300)
     if r.returncode != 0:
         raise SystemExit(f"ffmpeg could not seek in {url}: {r.stderr[-300:]}")

@@ -12,8 +12,15 @@ import Foundation
 enum FirstFrame {
     /// nil when a frame was decoded, else why not.
     static func decode(_ media: MediaInformation) async -> String? {
-        let url = media.contentUrl ?? media.contentId
-        let audioOnly = (media.contentType ?? "").lowercased().hasPrefix("audio/")
+        var url = media.contentUrl ?? media.contentId
+        let type = (media.contentType ?? "").lowercased()
+        let audioOnly = type.hasPrefix("audio/")
+        if type.contains("mpegurl") {
+            // A player decodes the first segment of the variant it chose; ffmpeg given the
+            // master would also read the second segment of every rendition before a frame.
+            guard let first = await firstSegment(url) else { return "the HLS playlists name no segment" }
+            url = first
+        }
         // A picture first; sound alone when the media has no picture (or is music).
         let attempts: [[String]] = audioOnly ? [["-vn", "-frames:a", "1"]] : [["-an", "-frames:v", "1"], ["-vn", "-frames:a", "1"]]
         var last = "ffmpeg could not decode a frame"
@@ -25,6 +32,21 @@ enum FirstFrame {
             last = status < 0 ? "ffmpeg is not installed" : "ffmpeg could not decode a frame (exit status \(status))"
         }
         return last
+    }
+
+    /// The first segment of the first variant (or of the playlist itself, when it is a media playlist).
+    static func firstSegment(_ master: String) async -> String? {
+        var playlist = master
+        for _ in 0..<2 {
+            guard let text = await HLSCheck.text(playlist, timeout: .seconds(3)) else { return nil }
+            let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            if let i = lines.firstIndex(where: { $0.hasPrefix("#EXT-X-STREAM-INF:") }), i + 1 < lines.count {
+                playlist = HLSCheck.resolve(lines[i + 1], against: playlist)
+                continue
+            }
+            return lines.first { !$0.isEmpty && !$0.hasPrefix("#") }.map { HLSCheck.resolve($0, against: playlist) }
+        }
+        return nil
     }
 
     static func seconds(_ d: Duration) -> String {
