@@ -6,20 +6,7 @@
 # D-Bus, as its button does). Each PNG is cropped to the mini player window.
 # Usage: scripts/screenshots-mini-player.sh [OUTDIR]   (default: artifacts/screenshots)
 set -euo pipefail
-root="$(cd "$(dirname "$0")/.." && pwd)"
-out="${1:-$root/artifacts/screenshots}"
-mkdir -p "$out"
-out="$(cd "$out" && pwd)"
-cd "$root"
-swift build --product castdeck >/dev/null
-swift build --product castctl >/dev/null
-./scripts/build-data.sh >/dev/null
-bin="$(swift build --show-bin-path)"
-
-if [[ -z "${CASTDECK_SHOTS_INNER:-}" ]]; then
-  export CASTDECK_SHOTS_INNER=1
-  exec dbus-run-session -- "$0" "$out"
-fi
+source "$(dirname "$0")/screenshots-prelude.sh"
 
 source Tests/System/gui/desktop-session.sh 800x500
 # Persian: po/fa.po plus this branch's po/fa-mpris.po until they are merged.

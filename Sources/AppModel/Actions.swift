@@ -57,6 +57,10 @@ public enum AppAction: Hashable, Sendable {
     case queuePlayNext(Int)
     case cycleRepeat
     case toggleShuffle
+    /// Open the preferences (the window's; see `AppModel.preferencesPrompt`).
+    case showPreferences
+    /// Remember where playback stopped, or not (AppModel+Resume.swift).
+    case toggleRememberPositions
 
     /// The action's stable name: the GAction name in the window ("win.<raw value>"), and what
     /// MPRIS or tests use to look a command up. One name per case.
@@ -94,6 +98,8 @@ public enum AppAction: Hashable, Sendable {
         case queuePlayNext = "queue-play-next"
         case cycleRepeat = "queue-repeat"
         case toggleShuffle = "queue-shuffle"
+        case showPreferences = "preferences"
+        case toggleRememberPositions = "remember-positions"
 
         /// What the action's parameter is (GTK: the GVariant type "d" or "i").
         /// `pair`: two item ids, which only a gesture carries (a row dragged onto another):
@@ -115,6 +121,7 @@ public enum AppAction: Hashable, Sendable {
             switch self {
             case .chooseFiles: ["<Control>o"]
             case .chooseLink: ["<Control>l"]
+            case .showPreferences: ["<Control>comma"]
             default: []
             }
         }
@@ -167,6 +174,8 @@ public enum AppAction: Hashable, Sendable {
             case .queuePlayNext: tr("Play Next")
             case .cycleRepeat: tr("Repeat")
             case .toggleShuffle: tr("Shuffle")
+            case .showPreferences: tr("Preferences")
+            case .toggleRememberPositions: tr("Remember where playback stopped")
             }
         }
 
@@ -208,6 +217,8 @@ public enum AppAction: Hashable, Sendable {
             case .queuePlayNext: int.map(AppAction.queuePlayNext)
             case .cycleRepeat: .cycleRepeat
             case .toggleShuffle: .toggleShuffle
+            case .showPreferences: .showPreferences
+            case .toggleRememberPositions: .toggleRememberPositions
             }
         }
     }
@@ -244,6 +255,8 @@ public enum AppAction: Hashable, Sendable {
         case .queuePlayNext: .queuePlayNext
         case .cycleRepeat: .cycleRepeat
         case .toggleShuffle: .toggleShuffle
+        case .showPreferences: .showPreferences
+        case .toggleRememberPositions: .toggleRememberPositions
         }
     }
 }
@@ -306,6 +319,10 @@ extension AppModel {
             return media && queue.count > 0 && supports(.queueRepeat)
         case .toggleShuffle:
             return hasQueue && isConnected && supports(.queueShuffle)
+        case .showPreferences:
+            return preferencesPrompt != nil
+        case .toggleRememberPositions:
+            return true
         }
     }
 
@@ -344,6 +361,8 @@ extension AppModel {
         case .queuePlayNext(let id): await playQueueItemNext(id)
         case .cycleRepeat: await cycleRepeat()
         case .toggleShuffle: await toggleShuffle()
+        case .showPreferences: preferencesPrompt?()
+        case .toggleRememberPositions: setRemembersPositions(!remembersPositions)
         }
     }
 
@@ -357,6 +376,7 @@ extension AppModel {
         case .selectAudioTrack: .int(activeAudioTrackID ?? audioTracks.first?.trackId ?? -1)
         case .burnSubtitles: .int(burnableSubtitles.first { $0.isBurned }?.number ?? -1)
         case .toggleShuffle: .bool(queue.repeatMode == .allAndShuffle)
+        case .toggleRememberPositions: .bool(remembersPositions)
         default: nil
         }
     }

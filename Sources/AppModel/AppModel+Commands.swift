@@ -107,10 +107,11 @@ extension AppModel {
     /// Loads what finished or was stopped again, from the start (a local file is shared anew).
     public func playAgain() async {
         switch lastLoad {
-        case .file(let path)?: await castFiles([path])
+        case .file(let path)?: await castFiles([path], askToResume: false)
         case .media(let media)?:
             // Media served from this computer by a CastDeck that has quit cannot come back.
             await load(media) { [weak self] error in await self?.playAgainFailed(error, media: media) }
+            followResume(linkKey(media.contentId), contentId: media.contentId)
         case nil: break
         }
     }
@@ -133,7 +134,16 @@ extension AppModel {
         let type = MediaFormat.contentType(forLink: link)
         let name = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
         let metadata = MediaMetadata(title: name.isEmpty || name == "/" ? url.host : name, subtitle: url.host)
-        await load(MediaInformation(contentId: link, contentType: type, metadata: metadata))
+        // Stopped part-way before: go on from there? (AppModel+Resume.swift)
+        let key = linkKey(link)
+        var start: Double?
+        switch await resumeStart(for: key, title: metadata.title ?? link) {
+        case .cancelled: return
+        case .at(let point): start = point.position
+        case .fromStart: break
+        }
+        await load(MediaInformation(contentId: link, contentType: type, metadata: metadata), startTime: start)
+        followResume(key, contentId: link)
     }
 
     public func stopCasting() async {

@@ -19,8 +19,13 @@ import LocalMedia
 extension AppModel {
     /// Casts a file from this computer (a path or a `file://` URI). CastDeck casts one file at
     /// a time: with several, the first is cast and the rest are named in a notice. Without a
-    /// connected device the files wait until one is chosen.
+    /// connected device the files wait until one is chosen. What stopped part-way asks whether
+    /// to go on from there (AppModel+Resume.swift).
     public func castFiles(_ files: [String]) async {
+        await castFiles(files, askToResume: true)
+    }
+
+    func castFiles(_ files: [String], askToResume: Bool) async {
         guard let first = files.first else { return }
         let name = Self.fileName(first)
         guard let session, case .connected(let deviceID) = connection else {
@@ -30,8 +35,16 @@ extension AppModel {
         }
         pendingFiles = []
         // Several files, a folder or a playlist make a queue (AppModel+Queue.swift).
-        if files.count > 1 || QueueSources.needsExpansion(first) { return await castQueue(files, mode: .playNow) }
-        await castFile(first, session: session, deviceID: deviceID)
+        if files.count > 1 || QueueSources.needsExpansion(first) { return await castQueue(files, mode: .playNow, askToResume: askToResume) }
+        var start: Double?
+        if askToResume {
+            switch await resumeStart(for: await fileKey(MediaShare.localPath(first)), title: name) {
+            case .cancelled: return
+            case .at(let point): start = point.position
+            case .fromStart: break
+            }
+        }
+        await castFile(first, session: session, deviceID: deviceID, startTime: start)
     }
 
     /// Shares one file and loads it: converted on the fly when the device needs it (waiting for
@@ -77,7 +90,9 @@ extension AppModel {
         // A subtitle file in the user's language starts on (SidecarSubtitles.preferred), unless
         // a subtitle is drawn into the picture already.
         let text = burn == nil ? cast.defaultTextTrack(languages: Localization.preferredLanguages) : nil
+        let key = await fileKey(cast.info.path)
         await load(cast.media, startTime: startTime, activeTrackIDs: text.map { [$0] })
+        followResume(key, contentId: cast.media.contentId)
     }
 
     /// Serves local files on exactly `port` (the `media-port` setting); 0 keeps the default

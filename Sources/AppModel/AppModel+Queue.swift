@@ -50,6 +50,7 @@ extension AppModel {
             for await q in updates {
                 guard let self, self.session === session else { return }
                 self.queue = q
+                self.resumeStatus()  // the current item's index, for where a queue stopped
             }
         }
     }
@@ -151,12 +152,24 @@ extension AppModel {
 
     /// Casts files, folders (their media in natural order) and playlists into the queue:
     /// a new queue (`playNow`), after the current item, or at the end. Files are served
-    /// while the queue's media session lasts.
-    public func castQueue(_ files: [String], mode: QueuePlacement) async {
+    /// while the queue's media session lasts. A new queue that stopped part-way before asks
+    /// whether to go on from there (AppModel+Resume.swift).
+    public func castQueue(_ files: [String], mode: QueuePlacement, askToResume: Bool = true) async {
         guard let session, case .connected = connection else {
             pendingFiles = files
             post(tr("Choose a device to cast {0}.", files.first.map(Self.fileName) ?? ""))
             return
+        }
+        let newQueue = !hasMedia || mode == .playNow
+        let key = newQueue ? await queueKey(files) : nil
+        var resumed: ResumePoint?
+        if askToResume, newQueue {
+            // A folder's or playlist's name; of several files, the first's.
+            switch await resumeStart(for: key, title: files.first.map(Self.fileName) ?? "") {
+            case .cancelled: return
+            case .at(let point): resumed = point
+            case .fromStart: break
+            }
         }
         let expansion: QueueSources.Expansion
         do {
@@ -173,9 +186,11 @@ extension AppModel {
             return
         }
         let placement = hasMedia ? mode : .playNow
+        // A remembered item no longer there (a file left out, the folder changed): the first.
+        let first = resumed?.item.flatMap { items.indices.contains($0) ? $0 : nil }
         let loaded: Bool
         do {
-            loaded = try await place(items, placement, session: session)
+            loaded = try await place(items, placement, session: session, from: first ?? 0, at: first != nil ? resumed?.position : nil)
         } catch {
             for c in casts { await mediaShare.end(c) }
             post(error.description)
@@ -184,10 +199,12 @@ extension AppModel {
         if loaded { endQueueCasts() }
         queueCasts += casts
         queueCastsSession = session.media.status?.mediaSessionId
+        if loaded { followResume(key, contentId: nil) }
     }
 
     /// Loads a new queue (true) or inserts into the current one (false).
-    private func place(_ items: [QueueItem], _ placement: QueuePlacement, session: CastSession) async throws(CastClientError) -> Bool {
+    private func place(_ items: [QueueItem], _ placement: QueuePlacement, session: CastSession,
+                       from startIndex: Int, at startTime: Double?) async throws(CastClientError) -> Bool {
         switch placement {
         case .playNext:
             try await session.media.queueInsertNext(items)
@@ -197,7 +214,7 @@ extension AppModel {
             return false
         case .playNow:
             if await session.sessionInfo == nil { try await session.start() }
-            try await session.media.queueLoad(items, startIndex: 0, repeatMode: .off)
+            try await session.media.queueLoad(items, startIndex: startIndex, repeatMode: .off, startTime: startTime)
             return true
         }
     }

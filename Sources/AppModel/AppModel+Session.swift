@@ -201,6 +201,7 @@ extension AppModel {
             playingWhenDropped = nil
         }
         rememberLoad()
+        resumeStatus()  // AppModel+Resume.swift
         followLocalCast()
         followQueueCasts()
         resolveArtwork()
@@ -239,6 +240,7 @@ extension AppModel {
     }
 
     private func forgetSession() {
+        saveResumePosition()  // where our media stood, before the session goes
         lostToRestart = false
         playingWhenDropped = nil
         for task in sessionTasks { task.cancel() }

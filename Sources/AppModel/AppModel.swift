@@ -154,6 +154,8 @@ public final class AppModel {
     @ObservationIgnored public var filePicker: (@MainActor () -> Void)?
     /// Asks for a link to cast (AppAction.chooseLink); what is entered goes to `castLink`.
     @ObservationIgnored public var linkPrompt: (@MainActor () -> Void)?
+    /// Opens the preferences (AppAction.showPreferences).
+    @ObservationIgnored public var preferencesPrompt: (@MainActor () -> Void)?
     /// Serves files from this computer to the device; started on the first local cast.
     @ObservationIgnored public var mediaShare = MediaShare()
     /// The name of a local file whose conversion has not made its first segment yet
@@ -169,6 +171,22 @@ public final class AppModel {
     @ObservationIgnored var embeddedArtworkPath: String?
     /// The CORS check of the last load (AppModel+ThisComputer.swift); tests wait for it.
     @ObservationIgnored var corsCheck: Task<Void, Never>?
+    /// Where playback stopped (AppModel+Resume.swift): the shared file (nil: nothing is
+    /// remembered, as in headless tests that set none), whether the user lets it remember,
+    /// the question asked before casting what stopped part-way, and what follows our cast.
+    @ObservationIgnored public var playbackMemory: PlaybackMemory? {
+        didSet { resumeWriter = playbackMemory.map(ResumeWriter.init) }
+    }
+    public internal(set) var remembersPositions = true
+    @ObservationIgnored public var playbackPreferences: any PlaybackPreferences = MemoryPlaybackPreferences() {
+        didSet { remembersPositions = playbackPreferences.remembersPositions }
+    }
+    @ObservationIgnored public var resumePrompt: (@MainActor (ResumeQuestion) async -> ResumeAnswer)?
+    @ObservationIgnored var resumeWriter: ResumeWriter?
+    @ObservationIgnored var resumeFollow: ResumeFollow?
+    @ObservationIgnored var resumeTick: Task<Void, Never>?
+    /// Seconds between writes while something plays (tests shorten it).
+    @ObservationIgnored public var resumeInterval: Double = 15
 
     /// - Parameters:
     ///   - directory: the device list (CastDiscovery); `start()` starts it.

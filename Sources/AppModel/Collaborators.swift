@@ -29,3 +29,15 @@ public final class MemoryStylePreferences: StylePreferences {
     public var defaultTextTrackStyle: TextTrackStyle?
     public init(_ style: TextTrackStyle? = nil) { defaultTextTrackStyle = style }
 }
+
+/// Whether the window remembers where playback stopped (GSettings `remember-positions` in the
+/// app, Preferences → "Remember where playback stopped").
+@MainActor
+public protocol PlaybackPreferences: AnyObject {
+    var remembersPositions: Bool { get set }
+}
+
+public final class MemoryPlaybackPreferences: PlaybackPreferences {
+    public var remembersPositions: Bool
+    public init(remembersPositions: Bool = true) { self.remembersPositions = remembersPositions }
+}

@@ -210,6 +210,8 @@ extension CastDeckApplication {
     /// Leaves the bus name, saves the window size and quits.
     func quitNow() {
         window?.saveSize()
+        // Where our media stands, on disk before the process ends.
+        model?.saveResumePosition(wait: true)
         desktop.mpris?.stop()
         desktop.mpris = nil
         app.quit()

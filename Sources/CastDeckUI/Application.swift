@@ -110,6 +110,11 @@ public final class CastDeckApplication {
         let model = AppModel(connector: connector, artwork: services.artwork,
                              preferences: prefs, clock: { monotonicSeconds() })
         self.model = model
+        // Where playback stopped: the Preferences switch (GSettings, also read by castctl) and
+        // the file shared with castctl.
+        model.playbackPreferences = GSettingsPlaybackPreferences(settings: settings)
+        model.useStandardPlaybackMemory()
+        settings?.onChanged(GSettingsPlaybackPreferences.key) { [weak model] in model?.playbackPreferencesChanged() }
         if let settings {
             model.useMediaPort(
                 settings.int("media-port"), transcodeCacheMB: settings.int("transcode-cache-size-mb"),

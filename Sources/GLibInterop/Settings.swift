@@ -33,6 +33,13 @@ public final class Settings {
     }
     public func set(_ key: String, string value: String) { _ = g_settings_set_string(cast(settings), key, value) }
 
+    /// Calls `handler` when `key` changes, by this program or another (`gsettings set`). GSettings
+    /// says so only for keys read at least once.
+    @discardableResult
+    public func onChanged(_ key: String, _ handler: @escaping @MainActor () -> Void) -> gulong {
+        settings.on("changed::" + key, handler)
+    }
+
     /// Writes pending changes to the backend (dconf or the keyfile backend).
     public static func sync() { g_settings_sync() }
 }

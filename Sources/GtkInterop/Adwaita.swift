@@ -287,6 +287,9 @@ extension MessageDialog {
         return MessageDialog(unchecked: d)
     }
 
+    /// The response Escape (or closing the dialog otherwise) gives; it need not be a button.
+    public func setCloseResponse(_ id: String) { adw_message_dialog_set_close_response(cast(pointer), id) }
+
     /// Lets the user choose a response or not (Add stays off while the address is not one).
     public func setResponseEnabled(_ id: String, _ enabled: Bool) {
         adw_message_dialog_set_response_enabled(cast(pointer), id, enabled.gboolean)

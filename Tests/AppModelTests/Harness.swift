@@ -89,3 +89,14 @@ func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throw
     XCTFail("timed out waiting for \(what)")
     throw CancellationError()
 }
+
+/// An MP3 of a sine tone made by ffmpeg, with a title tag (queue and resume tests).
+func makeAudio(_ path: String, title: String, seconds: Int = 30) throws {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=duration=\(seconds)", "-metadata", "title=\(title)",
+                   "-c:a", "libmp3lame", "-q:a", "9", path]
+    try p.run()
+    p.waitUntilExit()
+    XCTAssertEqual(p.terminationStatus, 0, "ffmpeg failed for \(path)")
+}

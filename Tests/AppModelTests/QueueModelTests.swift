@@ -32,16 +32,6 @@ final class QueueModelTests: XCTestCase {
         try? FileManager.default.removeItem(atPath: dir)
     }
 
-    func makeAudio(_ path: String, title: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=duration=30", "-metadata", "title=\(title)",
-                       "-c:a", "libmp3lame", "-q:a", "9", path]
-        try p.run()
-        p.waitUntilExit()
-        XCTAssertEqual(p.terminationStatus, 0, "ffmpeg failed for \(path)")
-    }
-
     func receiverTitles() async throws -> [String?] {
         try await h.server.queueItems().map { $0.media?.metadata?.title }
     }

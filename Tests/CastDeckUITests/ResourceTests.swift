@@ -14,7 +14,7 @@ final class ResourceTests: XCTestCase {
         .deletingLastPathComponent().deletingLastPathComponent()
     static let prefix = CastDeckApplication.resourcePath
     static let uiFiles = ["main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
-                          "expanded-controller", "tracks-popover", "style-editor", "mini-player"].map { "\(prefix)/ui/\($0).ui" }
+                          "expanded-controller", "tracks-popover", "style-editor", "mini-player", "preferences-window"].map { "\(prefix)/ui/\($0).ui" }
         + ["\(prefix)/ui/shortcuts.ui"]
 
     override class func setUp() {

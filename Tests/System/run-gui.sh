@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|truth runs one part (while debugging); the default runs all four.
+# GUI_ONLY=window|churn|files|resume|truth|devices runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -88,6 +88,26 @@ CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" SECOND_FILE="$work/media/second.
 if [[ $fstatus -ne 0 ]]; then
   echo "--- castdeck log"; tail -40 "$work/app2.log"; echo "--- receiver log"; tail -20 "$work/receiver.log"
   status=$fstatus
+fi
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
+
+# Going on where a file stopped (test_resume.py, issue 36): a receiver, a state folder and
+# settings of its own, so nothing the other parts played is remembered here. GUI_ONLY=resume.
+if [[ $only == all || $only == resume ]]; then
+cp "$work/media/film.mp4" "$work/media/resume.mp4"
+"$bin/castctl" receiver --port 0 >"$work/resume-receiver.out" 2>"$work/resume-receiver.log" & pids+=($!)
+for _ in $(seq 100); do grep -q "^listening on " "$work/resume-receiver.out" 2>/dev/null && break; sleep 0.1; done
+rdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/resume-receiver.out")"
+XDG_STATE_HOME="$work/resume-state" XDG_CONFIG_HOME="$work/resume-config" \
+  "$bin/castdeck" --device "$rdev" "$work/media/resume.mp4" >"$work/resume.log" 2>&1 & pids+=($!)
+rstatus=0
+CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" RESUME_DEVICE="$rdev" RESUME_FILE="$work/media/resume.mp4" \
+  STATE_FILE="$work/resume-state/castdeck/playback-positions.json" SETTINGS_FILE="$work/resume-config/glib-2.0/settings/keyfile" \
+  SHOTS_DIR="${SHOTS_DIR:-}" timeout 300 /usr/bin/python3 Tests/System/gui/test_resume.py || rstatus=$?
+if [[ $rstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -120 "$work/resume.log"; echo "--- receiver log"; tail -20 "$work/resume-receiver.log"
+  status=$rstatus
 fi
 kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 fi
