@@ -120,6 +120,13 @@ out += [
     ".SH ENVIRONMENT",
     ".TP", "\\fBCASTDECK_EXTRA_CAST_ROOTS\\fR",
     esc("A PEM file of further Cast root certificates to trust when authenticating devices."),
+    ".TP", "\\fBCASTDECK_REMEMBER_POSITIONS\\fR",
+    esc("0 or 1: whether cast goes on where a file, link or queue stopped, and whether it is remembered; "
+        "without it, the GSettings key remember-positions of io.github.castdeck.CastDeck (the window's Preferences), "
+        "on by default."),
+    ".SH FILES",
+    ".TP", "\\fI$XDG_STATE_HOME/castdeck/playback-positions.json\\fR",
+    esc("Where each file, link and queue stopped (mode 0600, shared with castdeck)."),
     ".SH SEE ALSO",
     "\\fBcastdeck\\fR(1)",
 ]
