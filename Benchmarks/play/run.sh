@@ -5,7 +5,8 @@
 # 10-minute file, against gnomecast's way and catt in the same run: Benchmarks/play/bench.py
 # says what is measured and how. The files are made once and kept in
 # ~/.cache/castdeck-bench/play (a few minutes the first time; 1.3 GB).
-#   Benchmarks/play/run.sh     (CASTCTL=another castctl build; ROUNDS=N, default 5)
+#   Benchmarks/play/run.sh     (CASTCTL=another castctl build; ROUNDS=N, default 5;
+#                               PLAY_ONLY=full,remux for some of the cases)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-5}

@@ -57,8 +57,10 @@ extension AppModel {
             let ends = try await session.connectionEndpoints()
             // The TXT record's model chooses what the device decodes (unknown: the conservative choice).
             let model = deviceList.first { $0.id == deviceID }?.model
+            // Converted files start converting where playback starts (a resume point).
             cast = try await mediaShare.prepare(
-                file: first, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn, words: Localization.trackWords)
+                file: first, device: ends.remote, localAddress: ends.local, model: model, burnSubtitles: burn, surround: sendsSurround(to: deviceID),
+                startAt: startTime, words: Localization.trackWords)
             if let hls = cast.hls {
                 // Converted on the fly: the device may load once the first segment exists.
                 preparingFile = name
@@ -87,6 +89,10 @@ extension AppModel {
         localCastSeen = false
         lastLoad = .file(first)
         for warning in cast.warnings { post(warning) }
+        if let later = cast.laterWarnings {
+            // Embedded subtitles are copied out while the cast starts: what went wrong comes later.
+            Task { [weak self] in for warning in await later.value { self?.post(warning) } }
+        }
         // A subtitle file in the user's language starts on (SidecarSubtitles.preferred), unless
         // a subtitle is drawn into the picture already.
         let text = burn == nil ? cast.defaultTextTrack(languages: Localization.preferredLanguages) : nil

@@ -223,8 +223,10 @@ extension AppModel {
     private func queueItems(for entries: [QueueEntry], session: CastSession) async -> ([QueueItem], [LocalCast]) {
         do {
             let ends = try await session.connectionEndpoints()
+            let device = connectedDevice
             let batch = await mediaShare.queueItems(
-                for: entries, device: ends.remote, localAddress: ends.local, words: Localization.trackWords, languages: Localization.preferredLanguages)
+                for: entries, device: ends.remote, localAddress: ends.local, model: device?.model,
+                surround: device.map { sendsSurround(to: $0.id) } ?? false, words: Localization.trackWords, languages: Localization.preferredLanguages)
             for text in batch.warnings + batch.failures { post(text) }
             return (batch.items, batch.casts)
         } catch {

@@ -178,8 +178,13 @@ public final class AppModel {
         didSet { resumeWriter = playbackMemory.map(ResumeWriter.init) }
     }
     public internal(set) var remembersPositions = true
+    /// Devices that get AC-3/E-AC-3 as it is ("Send surround sound as is"; AppModel+Surround.swift).
+    public internal(set) var surroundDevices: Set<String> = []
     @ObservationIgnored public var playbackPreferences: any PlaybackPreferences = MemoryPlaybackPreferences() {
-        didSet { remembersPositions = playbackPreferences.remembersPositions }
+        didSet {
+            remembersPositions = playbackPreferences.remembersPositions
+            surroundDevices = Set(playbackPreferences.surroundDevices)
+        }
     }
     @ObservationIgnored public var resumePrompt: (@MainActor (ResumeQuestion) async -> ResumeAnswer)?
     @ObservationIgnored var resumeWriter: ResumeWriter?

@@ -31,13 +31,20 @@ public final class MemoryStylePreferences: StylePreferences {
 }
 
 /// Whether the window remembers where playback stopped (GSettings `remember-positions` in the
-/// app, Preferences → "Remember where playback stopped").
+/// app, Preferences → "Remember where playback stopped"), and the devices that get surround
+/// sound as it is (GSettings `surround-devices`, Preferences → Surround Sound).
 @MainActor
 public protocol PlaybackPreferences: AnyObject {
     var remembersPositions: Bool { get set }
+    /// Ids of the devices whose HDMI reaches an AV receiver that decodes AC-3/E-AC-3.
+    var surroundDevices: [String] { get set }
 }
 
 public final class MemoryPlaybackPreferences: PlaybackPreferences {
     public var remembersPositions: Bool
-    public init(remembersPositions: Bool = true) { self.remembersPositions = remembersPositions }
+    public var surroundDevices: [String]
+    public init(remembersPositions: Bool = true, surroundDevices: [String] = []) {
+        self.remembersPositions = remembersPositions
+        self.surroundDevices = surroundDevices
+    }
 }

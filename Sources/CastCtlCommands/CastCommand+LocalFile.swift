@@ -43,8 +43,19 @@ extension CastCommand {
         let (start, rate, app, file, extra, title, model, burn, surround) = (start, rate, app, url, subtitles, title, model, burnSubtitles, surround)
         // The file is read (probe, plan, segments planned, the conversion started) while the
         // device is found and connected to; the app is launched once the file is known to play.
+        // Where it stopped last time (CastCommand+Resume.swift), looked up beside the probe: the
+        // conversion starts there.
+        let lookup = Task { () -> (key: PlaybackKey?, point: ResumePoint?) in
+            let key = try? PlaybackKey.file(file)
+            return (key, remembered(key))
+        }
         let inspecting = Task { () async throws(LocalMediaError) -> PreparedFile in
-            try await share.inspect(file: file, extraSubtitles: extra, model: model, burnSubtitles: burn, surround: surround)
+            try await share.inspect(
+                file: file, extraSubtitles: extra, model: model, burnSubtitles: burn, surround: surround,
+                startAt: {
+                    if let start { return start }
+                    return await lookup.value.point?.position
+                })
         }
         let prepared: () async throws -> PreparedFile = {
             do {
@@ -55,7 +66,8 @@ extension CastCommand {
                 throw CommandFailure((error as? LocalMediaError)?.description ?? "\(error)")
             }
         }
-        let resumeKey = try? PlaybackKey.file(url), resumed = remembered(resumeKey)  // CastCommand+Resume.swift
+        let (resumeKey, resumed) = await lookup.value
+        let startAt = start ?? resumed?.position
         let device: ResolvedDevice
         do {
             device = try await options.target.resolve()
@@ -103,7 +115,7 @@ extension CastCommand {
             do {
                 _ = try await launch.value
                 Timings.mark("app launched")
-                loaded = try await session.media.load(media, autoplay: true, startTime: start ?? resumed?.position, playbackRate: rate)
+                loaded = try await session.media.load(media, autoplay: true, startTime: startAt, playbackRate: rate)
                 Timings.mark("loaded")
             } catch {
                 await share.end(cast)

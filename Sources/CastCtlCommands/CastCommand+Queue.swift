@@ -36,7 +36,8 @@ extension CastCommand {
         let resumeKey = PlaybackKey.queue(sources: sources, recursive: recursive), resumed = remembered(resumeKey)  // CastCommand+Resume.swift
         try await options.withSession(networkThread: false) { session in
             let ends = try await session.connectionEndpoints()
-            let built = try await QueueBuilder.items(for: expansion.entries, share: share, device: ends.remote, localAddress: ends.local)
+            let built = try await QueueBuilder.items(
+                for: expansion.entries, share: share, device: ends.remote, localAddress: ends.local, model: model, surround: surround)
             try await session.start(appID: app)
             let updates = session.media.statusUpdates()
             // A remembered item that is no longer there (files left out, the folder changed): the first.
@@ -84,8 +85,10 @@ enum QueueRepeatArgument: String, ExpressibleByArgument, CaseIterable {
 /// Queue entries → queue items (LocalMedia's `MediaShare.queueItems`), with castctl's
 /// warnings; entries that cannot be cast are left out, none at all is an error.
 enum QueueBuilder {
-    static func items(for entries: [QueueEntry], share: MediaShare, device: String, localAddress: String) async throws -> QueueBatch {
-        let batch = await share.queueItems(for: entries, device: device, localAddress: localAddress)
+    static func items(
+        for entries: [QueueEntry], share: MediaShare, device: String, localAddress: String, model: String? = nil, surround: Bool = false
+    ) async throws -> QueueBatch {
+        let batch = await share.queueItems(for: entries, device: device, localAddress: localAddress, model: model, surround: surround)
         for w in batch.warnings { CastCommand.warn(w) }
         for f in batch.failures { CastCommand.warn(f + " It is left out of the queue.") }
         guard !batch.items.isEmpty else {

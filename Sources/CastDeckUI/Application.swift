@@ -115,6 +115,7 @@ public final class CastDeckApplication {
         model.playbackPreferences = GSettingsPlaybackPreferences(settings: settings)
         model.useStandardPlaybackMemory()
         settings?.onChanged(GSettingsPlaybackPreferences.key) { [weak model] in model?.playbackPreferencesChanged() }
+        settings?.onChanged(GSettingsPlaybackPreferences.surroundKey) { [weak model] in model?.surroundPreferencesChanged() }
         if let settings {
             model.useMediaPort(
                 settings.int("media-port"), transcodeCacheMB: settings.int("transcode-cache-size-mb"),

@@ -5,8 +5,9 @@ import GtkInterop
 
 /// The preferences (preferences-window.ui): main menu → Preferences, or Ctrl+comma (the action
 /// table's `preferences`). Its switch is the table's `remember-positions`, whose state is
-/// `AppModel.remembersPositions`, kept in GSettings by `GSettingsPlaybackPreferences`. Made
-/// when asked for and destroyed when closed (Window.destroyWhenClosed says why).
+/// `AppModel.remembersPositions`, kept in GSettings by `GSettingsPlaybackPreferences`; below
+/// it, "Send surround sound as is" per device (PreferencesWindow+Surround.swift). Made when
+/// asked for and destroyed when closed (Window.destroyWhenClosed says why).
 @MainActor
 final class PreferencesWindow {
     static let resource = CastDeckApplication.resourcePath + "/ui/preferences-window.ui"
@@ -17,6 +18,8 @@ final class PreferencesWindow {
     private var window: Window?
     private var actions: ModelActions?
     private var token: ObservationToken?
+    /// The Surround Sound rows (PreferencesWindow+Surround.swift).
+    var surround = SurroundRows()
 
     init(model: AppModel) { self.model = model }
 
@@ -43,7 +46,11 @@ final class PreferencesWindow {
         let actions = ModelActions(model: model, names: [.toggleRememberPositions])
         actions.install(into: win)
         self.actions = actions
-        token = observe { [unowned self] in self.actions?.refresh() }
+        surround = SurroundRows(group: ui.get("surround-group"))
+        token = observe { [unowned self] in
+            self.actions?.refresh()
+            self.renderSurround()
+        }
         win.onCloseRequest { [unowned self] in
             self.token?.cancel()
             self.token = nil

@@ -32,6 +32,28 @@ public final class Settings {
         return String(cString: p)
     }
     public func set(_ key: String, string value: String) { _ = g_settings_set_string(cast(settings), key, value) }
+    /// A key of type `as`.
+    public func strings(_ key: String) -> [String] {
+        guard let list = g_settings_get_strv(cast(settings), key) else { return [] }
+        defer { g_strfreev(list) }
+        var out: [String] = []
+        var i = 0
+        while let p = list[i] {
+            out.append(String(cString: p))
+            i += 1
+        }
+        return out
+    }
+    public func set(_ key: String, strings value: [String]) {
+        var copies = value.map { strdup($0) }
+        copies.append(nil)
+        defer { for p in copies { free(p) } }
+        copies.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
+                _ = g_settings_set_strv(cast(settings), key, $0)
+            }
+        }
+    }
 
     /// Calls `handler` when `key` changes, by this program or another (`gsettings set`). GSettings
     /// says so only for keys read at least once.

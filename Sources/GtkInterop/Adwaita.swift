@@ -124,6 +124,8 @@ extension ActionRow {
         }
     }
     public func addSuffix(_ w: some WidgetWrapper) { adw_action_row_add_suffix(cast(pointer), w.pointer) }
+    /// The widget a click on the row (or Enter) activates, e.g. its switch.
+    public func setActivatableWidget(_ w: some WidgetWrapper) { adw_action_row_set_activatable_widget(cast(pointer), w.pointer) }
     /// Whether activating the row (click, Enter) does something. A row that does nothing is
     /// no Tab stop either: the keyboard goes to its buttons, or past it.
     public var isActivatable: Bool {
@@ -167,6 +169,29 @@ public struct PreferencesGroup: WidgetWrapper {
 extension PreferencesGroup {
     public func setDescription(_ text: String) { adw_preferences_group_set_description(cast(pointer), text) }
     public func add(_ row: some WidgetWrapper) { adw_preferences_group_add(cast(pointer), row.pointer) }
+    public func remove(_ row: some WidgetWrapper) { adw_preferences_group_remove(cast(pointer), row.pointer) }
+}
+
+/// GtkSwitch.
+public struct Switch: WidgetWrapper {
+    public let pointer: WidgetPointer
+    public init(unchecked pointer: WidgetPointer) { self.pointer = pointer }
+    public static var gtypeName: String { "GtkSwitch" }
+}
+
+@MainActor
+extension Switch {
+    public init() {
+        self.init(unchecked: gtk_switch_new())
+        gtk_widget_set_valign(pointer, GTK_ALIGN_CENTER)
+    }
+    public var isOn: Bool {
+        get { gtk_switch_get_active(cast(pointer)).isTrue }
+        nonmutating set { if isOn != newValue { gtk_switch_set_active(cast(pointer), newValue.gboolean) } }
+    }
+    /// Called when the user (or `isOn`) turns it on or off.
+    @discardableResult
+    public func onToggled(_ handler: @escaping @MainActor () -> Void) -> gulong { on("notify::active", handler) }
 }
 
 public struct StatusPage: WidgetWrapper {

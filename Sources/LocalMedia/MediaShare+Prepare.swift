@@ -48,9 +48,10 @@ extension MediaShare {
     ///   extra subtitle file is unusable, or the server cannot listen.
     public func prepare(
         file: String, extraSubtitles: [String] = [], device: String, localAddress: String, model: String? = nil, burnSubtitles: Int? = nil,
-        surround: Bool = false, words: TrackWords = .english
+        surround: Bool = false, startAt: Double? = nil, words: TrackWords = .english
     ) async throws(LocalMediaError) -> LocalCast {
-        let prepared = try await inspect(file: file, extraSubtitles: extraSubtitles, model: model, burnSubtitles: burnSubtitles, surround: surround)
+        let prepared = try await inspect(
+            file: file, extraSubtitles: extraSubtitles, model: model, burnSubtitles: burnSubtitles, surround: surround, startAt: { startAt })
         var cast: LocalCast
         do {
             cast = try await publish(prepared, device: device, localAddress: localAddress, words: words)
@@ -63,10 +64,13 @@ extension MediaShare {
     }
 
     /// The half of ``prepare`` that needs no device: probe, plan, subtitles read, the
-    /// conversion (when the plan has one) started. Embedded subtitles and the cover art are
-    /// copied out while the cast goes on.
+    /// conversion (when the plan has one) started where playback will begin: `startAt`
+    /// seconds (nil: the start), asked once the segments are planned, so a resume point can be
+    /// looked up meanwhile. Embedded subtitles and the cover art are copied out while the
+    /// cast goes on.
     public func inspect(
-        file: String, extraSubtitles: [String] = [], model: String? = nil, burnSubtitles: Int? = nil, surround: Bool = false
+        file: String, extraSubtitles: [String] = [], model: String? = nil, burnSubtitles: Int? = nil, surround: Bool = false,
+        startAt: @escaping @Sendable () async -> Double? = { nil }
     ) async throws(LocalMediaError) -> PreparedFile {
         let clock = ContinuousClock()
         var mark = clock.now
@@ -139,7 +143,7 @@ extension MediaShare {
             }
             let session = try await HLSSession.make(
                 path: Self.resolved(path), probe: probe, plan: plan, root: root, ffmpeg: ffmpeg, ffprobe: ffprobe, sizeLimit: scratchLimit, quality: quality)
-            session.start()
+            session.start(at: await startAt() ?? 0)
             hls = session
             lap("segments planned")
         }

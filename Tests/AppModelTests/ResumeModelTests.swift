@@ -221,6 +221,9 @@ final class EchoingPreferences: PlaybackPreferences {
     weak var model: AppModel?
     var value = true
     var writes = 0
+    var surroundDevices: [String] = [] {
+        didSet { model?.surroundPreferencesChanged() }
+    }
     var remembersPositions: Bool {
         get { value }
         set {

@@ -145,7 +145,7 @@ final class TranscodeTests: XCTestCase {
         let hls = try XCTUnwrap(cast.hls)
         XCTAssertFalse(FileManager.default.fileExists(atPath: "\(scratch)/999999999-1"))
         XCTAssertEqual(cast.media.contentType, "application/x-mpegurl")
-        XCTAssertEqual(hls.boundaries.count, 7)  // 40 s in 6 s segments
+        XCTAssertEqual(hls.boundaries.count, 40)  // converted video: 40 s in 1 s segments
         let base = String(cast.media.contentId.dropLast("master.m3u8".count))
 
         let master = try await get(cast.media.contentId)
@@ -157,10 +157,10 @@ final class TranscodeTests: XCTestCase {
         XCTAssertTrue(video.hasSuffix("#EXT-X-ENDLIST\n"))
 
         // The last segment: asked for at once, made by a converter started there.
-        let last = try await get(base + "v_00006.ts", binary: true)
+        let last = try await get(base + "v_00039.ts", binary: true)
         XCTAssertEqual(last.status, 200)
         XCTAssertEqual(last.bytes.first, 0x47, "MPEG-TS")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(hls.directory)/v_00006.ts"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: "\(hls.directory)/v_00039.ts"))
         // Then the start again (reused or made again) and a name outside the playlist.
         let first = try await get(base + "a0_00000.ts", binary: true)
         XCTAssertEqual(first.status, 200)

@@ -17,11 +17,13 @@ public struct QueueBatch: Sendable {
 
 extension MediaShare {
     /// - Parameters:
+    ///   - model, surround: the device's model and its surround setting (as `prepare` takes them).
     ///   - words: how the files' tracks are named (as `prepare` names them).
     ///   - languages: the languages the user reads, most preferred first: each file's matching
     ///     subtitle file is turned on (`LocalCast.defaultTextTrack`); none leaves them off.
     public func queueItems(
-        for entries: [QueueEntry], device: String, localAddress: String, words: TrackWords = .english, languages: [String] = []
+        for entries: [QueueEntry], device: String, localAddress: String, model: String? = nil, surround: Bool = false, words: TrackWords = .english,
+        languages: [String] = []
     ) async -> QueueBatch {
         var out = QueueBatch()
         for entry in entries {
@@ -37,7 +39,7 @@ extension MediaShare {
                 out.items.append(QueueItem(media: media, autoplay: true))
             case .file(let path):
                 do {
-                    let cast = try await prepare(file: path, device: device, localAddress: localAddress, words: words)
+                    let cast = try await prepare(file: path, device: device, localAddress: localAddress, model: model, surround: surround, words: words)
                     var media = cast.media
                     if let title = entry.title { media.metadata?.title = title }
                     out.warnings += cast.warnings

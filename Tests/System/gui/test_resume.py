@@ -6,7 +6,8 @@ second `castdeck FILE` casts it again and the window asks "Resume Playback?": Re
 (the receiver, read by castctl, plays from there), Start Over (from 0:00), Escape (nothing is
 cast), Enter (the default, Resume); Preferences (Ctrl+comma) turns remembering off with its
 switch, which the GSettings key follows and which forgets what was remembered; then nothing is
-asked."""
+asked. Preferences also holds "Send surround sound as is to DEVICE", off by default, which
+writes the device's id to the surround-devices key."""
 import json
 import os
 import subprocess
@@ -136,6 +137,10 @@ def escape_casts_nothing_and_enter_resumes():
         raise Failure(f"Enter (Resume, the default) started at {p}")
 
 
+def on_state(node):
+    return bool({"checked", "pressed"} & states(node))
+
+
 def preferences_turn_it_off():
     press_keys("CastDeck", "ctrl+comma", prefix=True)
     window = wait_for("the Preferences window", lambda: [f for f in find_all(app, role="frame") if f.name == "Preferences"]
@@ -164,6 +169,20 @@ def preferences_turn_it_off():
         raise Failure(f"the keyfile {SETTINGS} holds: {open(SETTINGS).read() if os.path.exists(SETTINGS) else 'nothing'}; "
                       f"settings: {subprocess.run(['ls', '-R', os.path.dirname(os.path.dirname(os.path.dirname(SETTINGS)))], capture_output=True, text=True).stdout}")
     wait_for("everything forgotten", lambda: remembered() == [], timeout=10)
+    # Surround Sound: a switch per device, off by default; on writes the device's id to the key.
+    surround = wait_for("a surround switch", lambda: [n for n in find_all(window)
+                                                      if (n.name or "").startswith("Send surround sound as is to ")
+                                                      and n.getRoleName() in ("switch", "toggle button", "check box")], timeout=10)[0]
+    if on_state(surround):
+        raise Failure(f"{surround.name} is on by default")
+    click(surround)
+    wait_for("the surround switch on", lambda: on_state(surround))
+    def surround_key():
+        with open(SETTINGS) as f:
+            return any(l.startswith("surround-devices=") and "'" in l for l in f)
+    wait_for("the surround-devices key names the device", surround_key, timeout=10)
+    click(surround)
+    wait_for("the surround switch off again", lambda: not on_state(surround))
     press_keys("Preferences", "Escape")
     wait_for("the Preferences window closed", lambda: not [f for f in find_all(app) if f.name == "Preferences"
                                                             and f.getRoleName() in ("frame", "dialog")])
