@@ -96,14 +96,6 @@ public struct ReconnectPolicy: Sendable, Hashable {
     private func pow2(_ n: Int) -> Double { n >= 60 ? .infinity : Double(UInt64(1) << UInt64(n)) }
 }
 
-extension Duration {
-    /// The duration in seconds as a Double.
-    public var seconds: Double {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) / 1e18
-    }
-}
-
 /// Knobs of a connection and session. The defaults follow Chromium's sender.
 public struct CastClientConfiguration: Sendable {
     /// How long a request may wait for its reply.

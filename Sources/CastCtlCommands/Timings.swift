@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import CastCore
 import Foundation
 import LocalMedia
 
@@ -36,7 +37,6 @@ enum Timings {
     }
 
     private static func write(_ step: String, _ d: Duration) {
-        let seconds = Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
-        Console.err(String(format: "castctl: timing: %@ %.4f\n", step.replacingOccurrences(of: " ", with: "-"), seconds))
+        Console.err(String(format: "castctl: timing: %@ %.4f\n", step.replacingOccurrences(of: " ", with: "-"), d.seconds))
     }
 }

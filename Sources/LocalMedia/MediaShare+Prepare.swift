@@ -4,6 +4,7 @@
 // while the file is read: `inspect` (probe, plan, conversion started, subtitles) needs no
 // device; `publish` shares the result with one device. The type's overview is in MediaShare.swift.
 
+import CastCore
 import CastProtocol
 import Foundation
 
@@ -78,7 +79,7 @@ extension MediaShare {
         func lap(_ step: String) {
             let now = clock.now
             let d = now - mark
-            timings.append(PrepareTiming(step: step, seconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18))
+            timings.append(PrepareTiming(step: step, seconds: d.seconds))
             mark = now
         }
         let path = Self.localPath(file)

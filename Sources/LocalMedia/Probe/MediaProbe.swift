@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import CastCore
 import Foundation
 
 /// What ffprobe says about a file: the container and every stream, with the fields the
@@ -186,8 +187,7 @@ enum ToolRunner {
         }
         let running = Unchecked(process)
         let killer = DispatchWorkItem { if running.value.isRunning { running.value.terminate() } }
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: killer)
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds, execute: killer)
         // Read stderr on another thread so neither pipe can fill up and stall the tool.
         let errData = LockedBox<Data>(Data())
         let errReader = Unchecked(err.fileHandleForReading)
@@ -202,7 +202,7 @@ enum ToolRunner {
         process.waitUntilExit()
         killer.cancel()
         if process.terminationReason == .uncaughtSignal {
-            return .failure(ToolError(reason: "\(tool) did not finish within \(Int(seconds)) s or was killed"))
+            return .failure(ToolError(reason: "\(tool) did not finish within \(Int(timeout.seconds)) s or was killed"))
         }
         return .success(ToolResult(status: process.terminationStatus, stdout: Array(outData), stderr: Array(errData.get())))
     }

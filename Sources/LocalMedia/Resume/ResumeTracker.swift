@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
+import CastCore
 import CastProtocol
 
 /// When a sender writes down where its media stands: the one rule of the window and of the
@@ -115,8 +116,7 @@ public struct ResumeTracker: Sendable {
     public func position(at now: ContinuousClock.Instant) -> Double? {
         guard let last else { return nil }
         let elapsed = now - last.at
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        var p = last.position + last.rate * max(0, seconds)
+        var p = last.position + last.rate * max(0, elapsed.seconds)
         if let d = last.duration, d > 0 { p = min(p, d) }
         return max(0, p)
     }
