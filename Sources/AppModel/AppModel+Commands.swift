@@ -154,6 +154,11 @@ extension AppModel {
         guard let session else { post(tr("Not connected to a Cast device.")); return }
         do {
             try await body(session)
+            // What the reply changed is current when the command returns (the streams bring
+            // the same values a moment later; `adopt` skips what it has).
+            let (media, receiver) = (await session.media.snapshot, await session.receiverStatus)
+            adopt(media, from: session)
+            if self.session === session, let receiver { receiverStatus = receiver }
         } catch {
             if let failed { await failed(error) } else { fail(error, device: sessionDeviceName) }
         }

@@ -129,7 +129,6 @@ extension AppModel {
     }
 
     public var burnableSubtitles: [BurnableSubtitle] {
-        _ = statusRevision
         guard let cast = localCast, media?.contentId == cast.media.contentId, let plan = cast.plan else { return [] }
         return plan.steps.compactMap { step in
             guard step.stream.codecType == "subtitle", let n = step.subtitleNumber else { return nil }

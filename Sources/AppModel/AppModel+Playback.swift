@@ -4,15 +4,9 @@ import CastClient
 import CastProtocol
 import LocalMedia
 
-// Derived playback state: everything here reads the session's RemoteMediaClient snapshot
-// (the one copy of the media status) and its interpolation rule.
+// Derived playback state: everything here reads `snapshot`, the one value the session's
+// RemoteMediaClient published last, and its interpolation rule.
 extension AppModel {
-    /// The latest status and when it came, nil without a session.
-    public var snapshot: MediaStatusSnapshot? {
-        _ = statusRevision
-        return session?.media.snapshot
-    }
-
     /// The receiver's latest media status (merged with earlier ones by CastClient).
     public var mediaStatus: MediaStatus? { snapshot?.status }
     /// When the latest status arrived.
@@ -82,10 +76,7 @@ extension AppModel {
 
     /// The device's volume (RECEIVER_STATUS), as Google's Cast dialog shows it: set by any
     /// sender, the TV remote or a phone, it shows here.
-    public var deviceVolume: Volume? {
-        _ = statusRevision
-        return session?.receiverStatus?.volume
-    }
+    public var deviceVolume: Volume? { receiverStatus?.volume }
     public var volumeLevel: Double { deviceVolume?.level ?? 1 }
     public var isMuted: Bool { deviceVolume?.muted ?? false }
     /// A device with fixed volume (an AV receiver's HDMI input) cannot be changed from here.

@@ -45,9 +45,8 @@ extension AppModel {
     }
 
     func followQueue(_ session: CastSession) -> Task<Void, Never> {
-        let updates = session.media.queueUpdates()
-        return Task { [weak self] in
-            for await q in updates {
+        Task { [weak self] in
+            for await q in await session.media.queueUpdates() {
                 guard let self, self.session === session else { return }
                 self.queue = q
                 self.resumeStatus()  // the current item's index, for where a queue stopped
@@ -198,7 +197,8 @@ extension AppModel {
         }
         if loaded { endQueueCasts() }
         queueCasts += casts
-        queueCastsSession = session.media.status?.mediaSessionId
+        adopt(await session.media.snapshot, from: session)
+        queueCastsSession = snapshot?.status?.mediaSessionId
         if loaded { followResume(key, contentId: nil) }
     }
 

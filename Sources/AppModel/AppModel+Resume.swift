@@ -104,7 +104,7 @@ extension AppModel {
     /// a queue.
     func followResume(_ key: PlaybackKey?, contentId: String?) {
         saveResumePosition()
-        guard let key, remembersPositions, let status = session?.media.status else { return }
+        guard let key, remembersPositions, let status = snapshot?.status else { return }
         if let contentId, status.effectiveMedia?.contentId != contentId { return }
         let id = status.mediaSessionId
         let isQueue = contentId == nil

@@ -48,6 +48,9 @@ extension AppModel {
         }
         self.session = session
         connection = .connected(deviceID: device.id)
+        // What the session knows already is shown at once; its streams bring every change.
+        receiverStatus = await session.receiverStatus
+        adopt(await session.media.snapshot, from: session)
         // It answered: what an earlier probe said against it no longer holds.
         if let i = deviceList.firstIndex(where: { $0.id == device.id }), deviceList[i].probeFailure != nil {
             deviceList[i].probeFailure = nil
@@ -96,8 +99,7 @@ extension AppModel {
     /// The app running on the device that CastDeck cannot control (no media namespace), by
     /// its display name: "YouTube is running on Living Room TV".
     public var foreignApp: String? {
-        _ = statusRevision
-        guard isConnected, let status = session?.receiverStatus, Self.mediaApp(in: status) == nil else { return nil }
+        guard isConnected, let status = receiverStatus, Self.mediaApp(in: status) == nil else { return nil }
         guard let app = (status.applications ?? []).first(where: { $0.isIdleScreen != true }) else { return nil }
         return app.displayName ?? app.appId
     }
@@ -106,7 +108,6 @@ extension AppModel {
         let media = session.media
         let states = session.stateUpdates()
         let verdicts = session.authenticationUpdates()
-        let receiver = session.receiverStatusUpdates()
         sessionTasks = [
             Task { [weak self] in
                 for await verdict in verdicts {
@@ -116,15 +117,15 @@ extension AppModel {
             },
             followQueue(session),  // AppModel+Queue.swift
             Task { [weak self] in
-                for await _ in media.statusUpdates() {
+                for await snapshot in await media.statusUpdates() {
                     guard let self, self.session === session else { return }
-                    self.statusChanged()
+                    self.adopt(snapshot, from: session)
                 }
             },
             Task { [weak self] in
-                for await status in receiver {
+                for await status in await session.receiverStatusUpdates() {
                     guard let self, self.session === session else { return }
-                    self.statusRevision += 1
+                    self.receiverStatus = status
                     await self.followDevice(session, status)
                 }
             },
@@ -155,7 +156,6 @@ extension AppModel {
             if case .reconnecting = connection {
                 frozenPosition = nil
                 connection = .connected(deviceID: id)
-                statusRevision += 1
                 Task { [weak self] in
                     _ = try? await session.media.requestStatus()
                     guard let self, self.session === session else { return }
@@ -169,7 +169,7 @@ extension AppModel {
         case .disconnected(.sessionEnded?):
             // The app on the device ended (stopped by anyone, or replaced); the link stays and
             // the device's status keeps coming, so the window follows whatever starts next.
-            statusRevision += 1
+            break
         case .disconnected(.reconnectFailed?):
             sessionEnded(tr("{0} did not answer. Check that it is on and on this network.", name),
                          detail: state.description, retry: id)
@@ -194,8 +194,17 @@ extension AppModel {
         }
     }
 
+    /// Takes in a snapshot the media client published (from its stream, or read back after a
+    /// command so that the state is current when the command returns); an older one than
+    /// what is stored is ignored.
+    func adopt(_ new: MediaStatusSnapshot, from session: CastSession) {
+        guard self.session === session else { return }
+        if let old = snapshot, old.receivedAt >= new.receivedAt { return }
+        snapshot = new
+        statusChanged()
+    }
+
     private func statusChanged() {
-        statusRevision += 1
         if hasMedia {
             lostToRestart = false
             playingWhenDropped = nil
@@ -252,7 +261,8 @@ extension AppModel {
         authentication = .notChecked
         frozenPosition = nil
         endLocalCast()
-        statusRevision += 1
+        snapshot = nil
+        receiverStatus = nil
         artworkPath = nil
         artworkKey = nil
     }

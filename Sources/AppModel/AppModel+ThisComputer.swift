@@ -32,7 +32,6 @@ extension AppModel {
     /// Whether what plays on the device is served by CastDeck from this computer (the file
     /// playing, or the files of its queue): it stops once CastDeck quits.
     public var isServedFromThisComputer: Bool {
-        _ = statusRevision
         if let cast = localCast, media?.contentId == cast.media.contentId { return true }
         return !queueCasts.isEmpty
     }

@@ -9,8 +9,8 @@
 //
 //   CastSession (CastClient) ─┬─ state ──▶ connection, "connection lost" notices
 //                             └─ media: RemoteMediaClient
-//                                  snapshot: the one copy of the media status + when it came
-//                                  │ statusUpdates() only bump `statusRevision`
+//                                  publishes MediaStatusSnapshot values (status + when it came)
+//                                  │ statusUpdates() → AppModel.snapshot (stored on the main actor)
 //                                  ▼
 //   AppModel+Playback: mediaStatus, position(at:), adState(at:), tracks … all read from the
 //   snapshot, so the window and castctl interpolate with the same rule (MediaStatusSnapshot).
@@ -109,9 +109,13 @@ public final class AppModel {
     public internal(set) var deviceList: [CastDevice] = []
     public internal(set) var discoveryState: DiscoveryState = .starting
     public internal(set) var connection: ConnectionState = .disconnected
-    /// Grows with every media status the session reports; reading it makes observers of the
-    /// derived playback state re-render. The status itself stays in CastClient.
-    public internal(set) var statusRevision = 0
+    /// The latest media status and when it came, as the session's media client published it
+    /// (one immutable value, replaced whole): everything the window shows about playback is
+    /// derived from this one value (AppModel+Playback.swift), so a render never mixes two
+    /// statuses, and Observation re-renders exactly what reads it. nil without a session.
+    public internal(set) var snapshot: MediaStatusSnapshot?
+    /// The device's latest receiver status (apps, device volume), likewise published.
+    public internal(set) var receiverStatus: ReceiverStatus?
     /// The local path of the current media's artwork, once resolved.
     public internal(set) var artworkPath: String?
     public internal(set) var notice: Notice?

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 import CastCore
 import CastProtocol
-import Synchronization
+import NIOCore
 
 /// What happens to a custom channel.
 public enum CastChannelEvent: Sendable, Equatable {
@@ -20,8 +20,10 @@ public enum CastChannelEvent: Sendable, Equatable {
 /// Sending while not connected throws `.channelNotConnected`.
 public actor CastChannel {
     public nonisolated let namespace: String
+    /// The session's event loop (this actor's executor, shared with the session and its link).
+    nonisolated let loop: any EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
     private var link: (connection: CastConnection, transportID: String)?
-    private let connected = Mutex(false)
     private let events = Broadcast<CastChannelEvent>(bufferSize: 256)
 
     /// Validates the namespace: `urn:x-cast:` + a name, at most 128 characters, and not
@@ -40,12 +42,13 @@ public actor CastChannel {
         }
     }
 
-    init(namespace: String) {
+    init(namespace: String, loop: any EventLoop) {
         self.namespace = namespace
+        self.loop = loop
     }
 
     /// Whether messages can be sent now.
-    public nonisolated var isConnected: Bool { connected.withLock { $0 } }
+    public var isConnected: Bool { link != nil }
 
     /// didConnect / didDisconnect and every received message, from now on.
     public nonisolated func updates() -> AsyncStream<CastChannelEvent> { events.stream() }
@@ -82,21 +85,33 @@ public actor CastChannel {
 
     // MARK: called by CastSession
 
+    /// The joined app lists this namespace: route it here on `connection` (same loop).
     func connect(connection: CastConnection, transportID: String) {
         let wasConnected = link != nil
+        if let old = link?.connection, old !== connection { old.assumeIsolated { $0.detach(self) } }
         link = (connection, transportID)
-        connected.withLock { $0 = true }
+        connection.assumeIsolated { $0.attach([self]) }
         if !wasConnected { events.send(.didConnect) }
     }
 
     func disconnect() {
-        guard link != nil else { return }
+        guard let old = link else { return }
         link = nil
-        connected.withLock { $0 = false }
+        old.connection.assumeIsolated { $0.detach(self) }
         events.send(.didDisconnect)
     }
+}
 
-    func deliver(_ payload: CastPayload) {
-        events.send(.message(payload))
+extension CastChannel: NamespaceController {
+    nonisolated var namespaces: [String] { [namespace] }
+
+    /// A message of the app on this namespace (messages from other sources are not for us).
+    func receive(_ message: InboundMessage, from link: CastConnection) {
+        guard let current = self.link, current.connection === link, message.raw.sourceID == current.transportID else { return }
+        events.send(.message(message.raw.payload))
+    }
+
+    func linkEnded(_ reason: DisconnectReason, link: CastConnection) {
+        // The session disconnects the channel when it lets the app go (releaseApp).
     }
 }

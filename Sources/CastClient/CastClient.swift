@@ -1,18 +1,27 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // CastClient: the sender side of the Cast protocol.
 //
-//     CastSession (actor) ── session manager: launch / join / leave / stop / reconnect / resume
-//       ├── CastConnection (actor) ── TLS + framing (NIO), heartbeat, virtual connections,
-//       │                             request ids with per-request timeouts
-//       ├── RemoteMediaClient (actor) ── media namespace, status/metadata observers; the one
-//       │                                 copy of the media status (MediaStatusSnapshot, with
-//       │                                 the one position rule castctl and the window share)
-//       └── CastChannel (actor) ── app-defined `urn:x-cast:` namespaces
+//     CastSession (actor) ── session manager: launch / join / leave / stop / reconnect / resume;
+//       │                    the controller of the receiver and connection namespaces
+//       ├── CastConnection (actor) ── TLS + framing (NIO), heartbeat, device authentication,
+//       │                             virtual connections, requests with timeouts, and the
+//       │                             routing table namespace → NamespaceController
+//       ├── RemoteMediaClient (actor) ── the media namespace's controller: commands, and the
+//       │                                 status published as MediaStatusSnapshot values
+//       └── CastChannel (actor) ── one per app-defined `urn:x-cast:` namespace
+//
+// One concurrency model: a session picks one NIO event loop, and that loop is the executor
+// of the session, its media client, its channels and every connection it opens. Frames are
+// read on the loop and handed to the connection synchronously (CastBridgeHandler), routed
+// to their namespace's controller synchronously (`assumeIsolated`: same executor), and only
+// then is the request they answer resumed. So there is one inbound route, no locks around
+// session or media state, and a command's caller wakes once, from the loop, with the state
+// already applied. Nothing outside reads that state under a lock: observers take values
+// from streams (statusUpdates, queueUpdates, receiverStatusUpdates, stateUpdates) and keep
+// the latest; Broadcast and PublishedValue are the only locks (the stream plumbing).
 //
 //   CastClientProber ── answers CastDiscovery's DeviceProber ("connect + GET_STATUS")
 //
-// Every public value is Sendable; state is published as AsyncStreams (see Broadcast and
-// PublishedValue: the owner holds each value once; streams start from it).
 // Logging: CastClientConfiguration.logger (castdeck and castctl bootstrap swift-log).
 // DeviceAddress comes from CastCore (re-exported), shared with CastDiscovery.
 @_exported import CastCore

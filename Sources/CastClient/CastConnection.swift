@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+// One TLS link to a device. The actor's executor is the channel's event loop: frames are read,
+// routed (CastConnection+Inbound.swift) and answered on that one thread, and a reply resumes
+// its request from there. Sending, requests and the virtual connections are here.
 import CastCore
 import CastProtocol
 import CastProtocolNIO
@@ -7,34 +11,36 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// A message read from the device: the envelope and its decoded payload (or why it could not be decoded).
-public struct InboundMessage: Sendable {
-    public var raw: CastMessage
-    public var decoded: Result<NamespacedMessage, CastProtocolError>
-}
-
-/// One TLS link to a device: framing, heartbeat, virtual connections and request/response
-/// matching with timeouts. Sessions own one; most callers use `CastSession` instead.
+/// One TLS link to a device: framing, heartbeat, virtual connections, request/response
+/// matching with timeouts, and the routing table that hands every message to the controller
+/// of its namespace. Sessions own one; most callers use `CastSession` instead.
 ///
-/// Messages are handed to `onMessage` (or `onMessageNow`) in arrival order, and a request's
-/// caller resumes only after its reply went through them, so state derived from replies is
-/// current when a command returns.
+/// Messages reach their controllers in arrival order, and a request's caller resumes only
+/// after its reply went through them, so state derived from replies is current when a
+/// command returns.
 public actor CastConnection {
     public nonisolated let device: DeviceAddress
     public nonisolated let senderID: String
+    /// The event loop this link lives on, and this actor's executor.
+    nonisolated let loop: any EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
 
-    let channel: any Channel  // internal: CastSession+Endpoints.swift reads its addresses
-    private let configuration: CastClientConfiguration
-    private let logger: Logger
-    private let ids = RequestIDGenerator(start: Int.random(in: 1...1000))
-    /// Waiting requests and what the event loop shares (LinkState.swift).
-    private let link: LinkState
-    private var lastPing = ContinuousClock.now
-    private var closeReason: DisconnectReason?
-    private var virtualConnections: Set<String> = []
-    private var tasks: [Task<Void, Never>] = []
-    private let onMessage: @Sendable (InboundMessage) async -> Void
-    private let onClose: @Sendable (DisconnectReason) async -> Void
+    /// Set by the pipeline's last handler as soon as it is added (CastBridgeHandler).
+    var channel: (any Channel)?
+    let configuration: CastClientConfiguration
+    let logger: Logger
+    private var nextRequestID = Int.random(in: 1...1000)
+    /// Requests waiting for their replies, by request id.
+    var pending: [Int: PendingRequest] = [:]
+    var lastHeard = ContinuousClock.now
+    var lastPing = ContinuousClock.now
+    var heartbeat: Scheduled<Void>?
+    var closeReason: DisconnectReason?
+    var virtualConnections: Set<String> = []
+    /// The routing table: namespace → its controller (the link's own namespaces are not in it).
+    var routes: [String: any NamespaceController] = [:]
+    /// Told about messages nothing else reads (undecodable ones, unrouted namespaces).
+    var fallback: (any NamespaceController)?
     /// Device authentication of this link (CastConnection+DeviceAuth.swift).
     var deviceAuth = DeviceAuthExchange()
 
@@ -68,37 +74,41 @@ public actor CastConnection {
 
     /// Connects, checks the certificate with the configured policy, opens the virtual
     /// connection to `receiver-0` and starts the heartbeat.
-    /// - Parameter tcpTimeout: a shorter limit for the TCP connect alone (reconnect attempts
-    ///   use it so that a SYN lost on a silent link does not hold the next attempt back).
-    ///   - onMessageNow: offered each media message first, on the network thread, when no
-    ///     earlier message is still on its way to `onMessage`; returning true means it was
-    ///     applied (then `onMessage` does not see it). It must not block. This lets a reply
-    ///     resume its request without a hop through other actors.
+    /// - Parameters:
+    ///   - tcpTimeout: a shorter limit for the TCP connect alone (reconnect attempts use it so
+    ///     that a SYN lost on a silent link does not hold the next attempt back).
+    ///   - loop: the event loop the link lives on (a session passes its own, so that it, its
+    ///     media client and its channels share one executor). nil: the loop the caller runs
+    ///     on when it runs on one (see withNetworkThreadExecution), else the next one.
+    ///   - controllers: attached before the first message can arrive.
+    ///   - fallback: told about undecodable messages and namespaces no controller owns.
     public static func open(
-        to device: DeviceAddress, configuration: CastClientConfiguration, tcpTimeout: Duration? = nil,
-        onMessageNow: (@Sendable (InboundMessage) -> Bool)? = nil,
-        onMessage: @escaping @Sendable (InboundMessage) async -> Void = { _ in },
-        onClose: @escaping @Sendable (DisconnectReason) async -> Void = { _ in }
+        to device: DeviceAddress, configuration: CastClientConfiguration, tcpTimeout: Duration? = nil
     ) async throws(CastClientError) -> CastConnection {
-        let group = MultiThreadedEventLoopGroup.singleton
-        let (stream, input) = AsyncStream<ConnectionInput>.makeStream()
-        let link = LinkState()
-        let handshake = group.next().makePromise(of: Void.self)
+        try await open(to: device, configuration: configuration, tcpTimeout: tcpTimeout, on: nil, controllers: [], fallback: nil)
+    }
+
+    static func open(
+        to device: DeviceAddress, configuration: CastClientConfiguration, tcpTimeout: Duration?, on loop: (any EventLoop)?,
+        controllers: [any NamespaceController], fallback: (any NamespaceController)?
+    ) async throws(CastClientError) -> CastConnection {
+        let loop = loop ?? MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        let handshake = loop.makePromise(of: Void.self)
         let sslContext: NIOSSLContext
         do {
             sslContext = try Self.tlsContext.get()
         } catch {
             throw .tlsFailed(device: device.description, reason: "\(error)")
         }
+        let connection = CastConnection(loop: loop, device: device, configuration: configuration)
+        await connection.attach(controllers, fallback: fallback)
         // A device given by address (what discovery and `--device HOST:PORT` mostly give) is
         // connected to directly: the resolver path runs getaddrinfo on NIO's thread pool and a
         // Happy Eyeballs state machine, about a tenth of a `castctl status` process.
         let literal = try? SocketAddress(ipAddress: device.host, port: device.port)
         let channel: any Channel
         do {
-            // On the network thread this code runs on, if it runs on one (see
-            // withNetworkThreadExecution): then replies resume it without a thread switch.
-            let bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.currentEventLoop ?? group)
+            let bootstrap = ClientBootstrap(group: loop)
                 .connectTimeout(.init(min(tcpTimeout ?? configuration.connectTimeout, configuration.connectTimeout)))
                 .channelOption(.socketOption(.tcp_nodelay), value: 1)
                 .channelInitializer { ch in
@@ -106,7 +116,7 @@ public actor CastConnection {
                         let ops = ch.pipeline.syncOperations
                         try ops.addHandler(NIOSSLClientHandler(context: sslContext, serverHostname: nil))
                         try ops.addHandler(CastFramingHandler())
-                        try ops.addHandler(CastBridgeHandler(input: input, link: link, handshake: handshake))
+                        try ops.addHandler(CastBridgeHandler(connection: connection, handshake: handshake))
                     }
                 }
             if let literal {
@@ -134,50 +144,20 @@ public actor CastConnection {
             try? await channel.close()
             throw error
         }
-        let connection = CastConnection(channel: channel, link: link, device: device, configuration: configuration, onMessage: onMessage, onClose: onClose)
-        link.setFastPath(onMessageNow)
-        await connection.start(stream)
+        await connection.startHeartbeat()
         try await connection.authenticateDevice(policy: configuration.deviceAuthentication, peerCertificateDER: der)
         try await connection.connectVirtual(to: CastEndpoint.receiver)
         return connection
     }
 
-    private init(
-        channel: any Channel, link: LinkState, device: DeviceAddress, configuration: CastClientConfiguration,
-        onMessage: @escaping @Sendable (InboundMessage) async -> Void, onClose: @escaping @Sendable (DisconnectReason) async -> Void
-    ) {
-        self.channel = channel
-        self.link = link
+    private init(loop: any EventLoop, device: DeviceAddress, configuration: CastClientConfiguration) {
+        self.loop = loop
         self.device = device
         self.senderID = configuration.senderID
         self.configuration = configuration
-        self.onMessage = onMessage
-        self.onClose = onClose
         var logger = configuration.logger
         logger[metadataKey: "cast.device"] = "\(device)"
         self.logger = logger
-    }
-
-    private func start(_ stream: AsyncStream<ConnectionInput>) {
-        logger.debug("connected")
-        link.heard()
-        lastPing = .now
-        tasks.append(Task { [weak self] in
-            for await input in stream {
-                guard let self else { return }
-                await self.process(input)
-            }
-        })
-        tasks.append(Task { [weak self] in
-            // Wakes only when something is due (the next PING, or the moment the link would
-            // count as silent), so an idle connection costs one wake-up per heartbeat.
-            var wait = Duration.milliseconds(250)
-            while !Task.isCancelled {
-                try? await Task.sleep(for: wait)
-                guard let self, let next = await self.heartbeatTick() else { return }
-                wait = max(next, .milliseconds(50))
-            }
-        })
     }
 
     /// True while the link is up.
@@ -191,18 +171,25 @@ public actor CastConnection {
     /// Sends one message as is.
     public func send(_ message: CastMessage) async throws(CastClientError) {
         if let closeReason { throw .connectionLost(closeReason) }
+        guard let channel else { throw .notConnected }
         logger.trace("send", metadata: ["cast.message": "\(message)"])
         do {
             try await channel.writeAndFlush(message).get()
         } catch {
-            let reason = closeReason ?? .networkError(Self.describe(error))
-            throw .connectionLost(reason)
+            throw .connectionLost(closeReason ?? .networkError(describe(error)))
         }
     }
 
     /// Sends a JSON message of a namespace family from our sender id.
     public func send<M: CastJSONMessage>(_ message: M, to destination: String) async throws(CastClientError) {
         try await send(CastMessage(source: senderID, destination: destination, message))
+    }
+
+    /// Writes without waiting for the write to finish (PING, PONG).
+    func post(_ message: CastMessage) {
+        guard closeReason == nil, let channel else { return }
+        logger.trace("send", metadata: ["cast.message": "\(message)"])
+        channel.writeAndFlush(message, promise: nil)
     }
 
     /// Opens a virtual connection to `destination` (`receiver-0` or an app's transport id).
@@ -223,45 +210,53 @@ public actor CastConnection {
     /// Whether a virtual connection to `destination` is open.
     public func hasVirtualConnection(to destination: String) -> Bool { virtualConnections.contains(destination) }
 
+    // MARK: requests
+
+    struct PendingRequest {
+        var label: String
+        var continuation: CheckedContinuation<NamespacedMessage, any Error>
+        var match: (@Sendable (NamespacedMessage) -> Bool)?
+        var timeout: Scheduled<Void>?
+        var limit: Double
+
+        func resume(_ result: Result<NamespacedMessage, any Error>) {
+            timeout?.cancel()
+            continuation.resume(with: result)
+        }
+    }
+
     /// Sends a request with a fresh request id and waits for the reply carrying that id
     /// (or, when `match` is given, any message it accepts).
     /// - Parameters:
     ///   - label: what the request is called in errors ("LAUNCH", "SEEK", …).
     ///   - timeout: nil = the configured request timeout.
-    public nonisolated(nonsending) func request<M: CastJSONMessage>(
+    public func request<M: CastJSONMessage>(
         _ label: String, to destination: String, timeout: Duration? = nil,
         match: (@Sendable (NamespacedMessage) -> Bool)? = nil, _ make: @Sendable (Int) -> M
     ) async throws(CastClientError) -> NamespacedMessage {
-        // Runs on the caller's executor, and the reply resumes it from the event loop: no
-        // hop onto this actor either way (the state it needs is in `link`).
-        if let reason = link.closeReason { throw .connectionLost(reason) }
-        let id = ids.next()
+        if let closeReason { throw .connectionLost(closeReason) }
+        guard let channel else { throw .notConnected }
+        nextRequestID = nextRequestID >= RequestID.max ? 1 : nextRequestID + 1
+        let id = nextRequestID
         let message = CastMessage(source: senderID, destination: destination, make(id))
         let limit = timeout ?? configuration.requestTimeout
-        let (link, channel, logger, device) = (self.link, self.channel, self.logger, self.device)
+        let device = self.device
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (c: CheckedContinuation<NamespacedMessage, any Error>) in
-                    if let reason = link.register(id, .init(label: label, continuation: c, match: match, timeout: nil, limit: limit.seconds)) {
-                        c.resume(throwing: CastClientError.connectionLost(reason))
-                        return
-                    }
-                    logger.trace("send", metadata: ["cast.message": "\(message)"])
-                    // The timer and the write are set up on the channel's event loop in one
-                    // hand-off (each call from another thread would wake the loop once).
-                    let loop = channel.eventLoop
-                    let start = {
-                        link.setTimer(id, loop.scheduleTask(in: .init(limit)) {
-                            link.fail(id) { label, limit in CastClientError.timeout(request: label, device: device.description, seconds: limit) }
-                        })
-                        channel.writeAndFlush(message).whenFailure { error in
-                            link.fail(id, CastClientError.connectionLost(link.closeReason ?? .networkError(Self.describe(error))))
+                    let timer = loop.scheduleTask(in: .init(limit)) { [self] in
+                        assumeIsolated {
+                            $0.fail(id) { label, limit in CastClientError.timeout(request: label, device: device.description, seconds: limit) }
                         }
                     }
-                    if loop.inEventLoop { start() } else { loop.execute(start) }
+                    pending[id] = PendingRequest(label: label, continuation: c, match: match, timeout: timer, limit: limit.seconds)
+                    logger.trace("send", metadata: ["cast.message": "\(message)"])
+                    channel.writeAndFlush(message).whenFailure { [self] error in
+                        assumeIsolated { $0.fail(id, CastClientError.connectionLost($0.closeReason ?? .networkError(describe(error)))) }
+                    }
                 }
             } onCancel: {
-                link.fail(id, CancellationError())
+                loop.execute { [self] in assumeIsolated { $0.fail(id, CancellationError()) } }
             }
         } catch let e as CastClientError {
             throw e
@@ -270,130 +265,14 @@ public actor CastConnection {
         }
     }
 
-    // MARK: receiving
-
-    private func process(_ input: ConnectionInput) async {
-        switch input {
-        case .closed(let reason):
-            await finish(reason)
-        case .message(let raw, let decoded):
-            await handle(raw, decoded)
-            link.processed()
-        }
+    /// Fails one request (if it still waits).
+    func fail(_ id: Int, _ error: any Error) {
+        pending.removeValue(forKey: id)?.resume(.failure(error))
     }
 
-    private func handle(_ raw: CastMessage, _ decoded: Result<NamespacedMessage, CastProtocolError>) async {
-        if closeReason != nil { return }
-        if case .success(.heartbeat(let hb)) = decoded {
-            logger.trace("receive", metadata: ["cast.message": "\(raw)"])
-            switch hb {
-            case .ping:
-                try? await send(HeartbeatMessage.pong, to: raw.sourceID)
-            case .pong, .unknown:
-                link.heard()
-            }
-            return
-        }
-        link.heard()
-        logger.trace("receive", metadata: ["cast.message": "\(raw)"])
-        if raw.namespace == CastNamespace.deviceAuthURN { return await deviceAuthReply(raw) }
-        if case .success(.connection(.close)) = decoded {
-            virtualConnections.remove(raw.sourceID)
-        }
-        await onMessage(InboundMessage(raw: raw, decoded: decoded))
-        switch decoded {
-        case .success(let message):
-            link.resolve(message)
-        case .failure(let error):
-            logger.warning("unreadable message", metadata: ["cast.error": "\(error)", "cast.namespace": "\(raw.namespace)"])
-            // If the broken reply names a request we wait for, fail that request now instead of timing out.
-            if let json = raw.withUTF8Payload({ try? CastJSON.decode(JSONValue.self, fromUTF8: $0, namespace: raw.namespace) }),
-                let id = json?["requestId"]?.intValue
-            {
-                link.fail(id) { label, _ in CastClientError.malformedReply(request: label, reason: error.description) }
-            }
-        }
-    }
-
-    /// Sends the PING that is due and notices a silent link; returns how long until the next
-    /// check is needed, or nil once the link is closed.
-    private func heartbeatTick() async -> Duration? {
-        guard closeReason == nil else { return nil }
-        let now = ContinuousClock.now
-        let lastHeard = link.lastHeard
-        if now - lastHeard >= configuration.heartbeatTimeout {
-            logger.info("heartbeat lost")
-            await close(reason: .heartbeatTimeout(seconds: configuration.heartbeatTimeout.seconds))
-            return nil
-        }
-        if now - lastPing >= configuration.heartbeatInterval {
-            lastPing = now
-            try? await send(CastMessage(source: CastEndpoint.sender, destination: CastEndpoint.receiver, HeartbeatMessage.ping))
-        }
-        let nextPing = lastPing + configuration.heartbeatInterval
-        let silentAt = lastHeard + configuration.heartbeatTimeout
-        return min(nextPing, silentAt) - ContinuousClock.now
-    }
-
-    // MARK: closing
-
-    /// Closes the link (CLOSE on every virtual connection first). Pending requests fail with `connectionLost(.closedByUser)`.
-    public func close() async {
-        guard closeReason == nil else { return }
-        for destination in virtualConnections.sorted(by: { a, _ in a != CastEndpoint.receiver }) {
-            await closeVirtual(to: destination)
-        }
-        await close(reason: .closedByUser)
-    }
-
-    private func close(reason: DisconnectReason) async {
-        guard closeReason == nil else { return }
-        await finish(reason)
-        try? await channel.close()
-    }
-
-    private func finish(_ reason: DisconnectReason) async {
-        guard closeReason == nil else { return }
-        closeReason = reason
-        logger.debug("disconnected", metadata: ["cast.reason": "\(reason)"])
-        for t in tasks { t.cancel() }
-        link.close(reason)
-        await onClose(reason)
-        if reason != .closedByUser { try? await channel.close() }
-    }
-
-    static func describe(_ error: any Error) -> String { CastClient.describe(error) }
-}
-
-func describe(_ error: any Error) -> String {
-    switch error {
-    // NIO's text wraps the system's ("connection reset (error set): Connection refused (errno:
-    // 111)"); the system's own sentence is the part a person can act on.
-    case let e as IOError: return String(cString: strerror(e.errnoCode))
-    case let e as NIOConnectionError:
-        if let first = e.connectionErrors.first { return describe(first.error) }
-        if let dns = e.dnsAAAAError ?? e.dnsAError { return "the name could not be resolved (\(dns))" }
-        return "connection failed"
-    case ChannelError.connectTimeout(let t): return "no answer within \(DisconnectReason.format(Double(t.nanoseconds) / 1e9)) s"
-    case ChannelError.eof: return "the device closed the connection"
-    case let e as NIOSSLError: return "\(e)"
-    case let e as CastClientError: return e.description
-    default: return "\(error)"
-    }
-}
-
-struct DeadlineExceeded: Error {}
-
-/// Runs `operation`, throwing `DeadlineExceeded` if it does not finish within `limit`.
-func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw DeadlineExceeded()
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DeadlineExceeded() }
-        return first
+    /// Fails one request with the error `make` builds from its label and limit.
+    func fail(_ id: Int, _ make: (String, Double) -> any Error) {
+        guard let p = pending.removeValue(forKey: id) else { return }
+        p.resume(.failure(make(p.label, p.limit)))
     }
 }

@@ -1,54 +1,46 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 // Device authentication as part of a session's state: the window and castctl read it here.
-import Synchronization
+// The session follows the verdict of whichever link it uses now and publishes it.
 
 extension CastSession {
     /// Whether the device of the current (or last) link proved it is a genuine Cast device.
     /// `.notChecked` before the first connection or when authentication is off.
-    public nonisolated var authentication: DeviceAuthentication { authenticationTracker.published.current }
+    public nonisolated var authentication: DeviceAuthentication { authenticationPublished.current }
 
     /// The current authentication state first, then every change (`.checking` on each new
     /// link, then `.verified`/`.unverified`).
-    public nonisolated func authenticationUpdates() -> AsyncStream<DeviceAuthentication> { authenticationTracker.published.stream() }
+    public nonisolated func authenticationUpdates() -> AsyncStream<DeviceAuthentication> { authenticationPublished.stream() }
 
     /// Waits until the current link's authentication outcome is known, then returns it
     /// (at most the policy's timeout after the link opened).
     @discardableResult
     public func settledAuthentication() async -> DeviceAuthentication {
-        guard let connection = authenticationTracker.connection else { return authentication }
+        guard let connection = authenticatedLink else { return authentication }
         let outcome = await connection.settledAuthentication()
-        authenticationTracker.publish(outcome, from: connection)
-        return authenticationTracker.published.current
+        publishAuthentication(outcome, from: connection)
+        return authentication
     }
-}
-
-/// Follows the authentication of whichever link the session uses now and publishes it.
-final class AuthenticationTracker: Sendable {
-    let published = PublishedValue<DeviceAuthentication>(.notChecked)
-    private let current = Mutex<CastConnection?>(nil)
-
-    var connection: CastConnection? { current.withLock { $0 } }
 
     /// The session opened `connection`: publish its state now and its verdict when it comes.
-    func track(_ connection: CastConnection) async {
-        current.withLock { $0 = connection }
-        publish(await connection.authentication, from: connection)
+    func trackAuthentication(of connection: CastConnection) async {
+        authenticatedLink = connection
+        publishAuthentication(await connection.authentication, from: connection)
         Task { [weak self] in
             let settled = await connection.settledAuthentication()
-            self?.publish(settled, from: connection)
+            await self?.publishAuthentication(settled, from: connection)
         }
     }
 
     /// Opening a link failed; when it failed because verification is required, show why.
-    func record(_ error: CastClientError) {
+    func recordAuthenticationFailure(_ error: CastClientError) {
         guard case .deviceNotVerified(_, let failure) = error else { return }
-        current.withLock { $0 = nil }
-        published.set(.unverified(failure))
+        authenticatedLink = nil
+        authenticationPublished.set(.unverified(failure))
     }
 
-    func publish(_ value: DeviceAuthentication, from connection: CastConnection) {
-        let isCurrent = current.withLock { $0 === connection }
-        guard isCurrent else { return }
-        published.set(value)
+    private func publishAuthentication(_ value: DeviceAuthentication, from connection: CastConnection) {
+        guard authenticatedLink === connection else { return }
+        authenticationPublished.set(value)
     }
 }

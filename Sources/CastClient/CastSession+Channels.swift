@@ -13,18 +13,20 @@ extension CastSession {
     public func channel(namespace: String) async throws(CastClientError) -> CastChannel {
         try CastChannel.validate(namespace)
         if let existing = channels[namespace] { return existing }
-        let ch = CastChannel(namespace: namespace)
+        let ch = CastChannel(namespace: namespace, loop: loop)
         channels[namespace] = ch
-        await updateChannels()
+        updateChannels()
         return ch
     }
 
-    func updateChannels() async {
+    /// Connects each channel whose namespace the joined app lists (routing its namespace to
+    /// it on the link) and disconnects the others.
+    func updateChannels() {
         for (ns, ch) in channels {
             if let connection, let app, app.handles(ns) {
-                await ch.connect(connection: connection, transportID: app.transportId)
+                ch.assumeIsolated { $0.connect(connection: connection, transportID: app.transportId) }
             } else {
-                await ch.disconnect()
+                ch.assumeIsolated { $0.disconnect() }
             }
         }
     }

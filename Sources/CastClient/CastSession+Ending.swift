@@ -48,20 +48,19 @@ extension CastSession {
     }
 
     func closeLink() async {
-        generation += 1
         let c = connection
         connection = nil
         wantedApp = nil
-        await releaseApp(clearMedia: true)
+        releaseApp(clearMedia: true)
         if let c { await c.close() }
         setState(.disconnected(.closedByUser))
     }
 
     /// The one teardown of the joined app. `clearMedia` false keeps the last media status
     /// (a dropped link that may reconnect to the same media session).
-    func releaseApp(clearMedia: Bool) async {
+    func releaseApp(clearMedia: Bool) {
         app = nil
-        await media.detach(clearStatus: clearMedia)
-        for ch in channels.values { await ch.disconnect() }
+        media.assumeIsolated { $0.detach(clearStatus: clearMedia) }
+        for ch in channels.values { ch.assumeIsolated { $0.disconnect() } }
     }
 }

@@ -25,8 +25,8 @@ public struct ConnectionEndpoints: Sendable, Hashable {
 
 extension CastConnection {
     /// The addresses of this connection's socket; nil once it is closed.
-    public nonisolated var endpoints: ConnectionEndpoints? {
-        guard let l = channel.localAddress, let r = channel.remoteAddress, let li = l.ipAddress, let ri = r.ipAddress else { return nil }
+    public var endpoints: ConnectionEndpoints? {
+        guard let channel, let l = channel.localAddress, let r = channel.remoteAddress, let li = l.ipAddress, let ri = r.ipAddress else { return nil }
         return ConnectionEndpoints(local: li, localPort: l.port ?? 0, remote: ri, remotePort: r.port ?? 0)
     }
 }
@@ -35,7 +35,7 @@ extension CastSession {
     /// The addresses of the live connection to the device (connecting first if needed).
     public func connectionEndpoints() async throws(CastClientError) -> ConnectionEndpoints {
         if connection == nil { _ = try await connect() }
-        guard let endpoints = connection?.endpoints else { throw .notConnected }
+        guard let endpoints = await connection?.endpoints else { throw .notConnected }
         return endpoints
     }
 }

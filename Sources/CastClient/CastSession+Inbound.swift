@@ -5,23 +5,16 @@ import CastProtocol
 import Foundation
 import Logging
 
-extension CastSession {
+extension CastSession: NamespaceController {
     // MARK: incoming
 
-    /// The fast path for media messages, on the connection's event loop: a status from the
-    /// joined app is applied to `media` at once (under the lock, so the app cannot be
-    /// released halfway). Anything else goes to `inbound` on this actor.
-    nonisolated func inboundNow(_ message: InboundMessage, generation gen: Int) -> Bool {
-        guard case .success(.media(let m)) = message.decoded else { return false }
-        return current.withLock { c in
-            guard c.generation == gen, let app = c.app, message.raw.sourceID == app.transportId else { return false }
-            media.handle(m)
-            return true
-        }
-    }
+    /// The session reads the receiver namespace (apps, volume) and the connection namespace
+    /// (an app closing its virtual connection ends the session); as the link's fallback it
+    /// also hears what could not be read.
+    nonisolated var namespaces: [String] { [CastNamespace.receiverURN, CastNamespace.connectionURN] }
 
-    func inbound(_ message: InboundMessage, generation gen: Int) async {
-        guard gen == generation else { return }
+    func receive(_ message: InboundMessage, from link: CastConnection) {
+        guard link === connection else { return }
         let raw = message.raw
         switch message.decoded {
         case .failure(let error):
@@ -32,40 +25,40 @@ extension CastSession {
                 if let still = m.status.applications?.first(where: { $0.sessionId == current.sessionId }) {
                     if still != current {
                         app = still
-                        await updateChannels()
+                        updateChannels()
                         setState(.connected(SessionInfo(still)))
                     }
                 } else {
-                    await sessionEnded()
+                    sessionEnded()
                 }
             }
         case .success(.connection(.close)):
-            if let app, raw.sourceID == app.transportId { await sessionEnded() }
-        case .success(.media(let m)):
-            if let app, raw.sourceID == app.transportId { media.handle(m) }
-        case .success(.custom(let ns, let payload)):
-            if let app, raw.sourceID == app.transportId { await channels[ns]?.deliver(payload) }
+            if let app, raw.sourceID == app.transportId { sessionEnded() }
         default:
             break
         }
     }
 
+    func linkEnded(_ reason: DisconnectReason, link: CastConnection) {
+        guard link === connection else { return }
+        linkClosed(reason)
+    }
+
     /// The app session ended on the device (stopped by anyone, or replaced). The link to the
     /// device stays open, so receiver status keeps flowing and `start()`/`join()` can follow.
-    func sessionEnded() async {
+    func sessionEnded() {
         guard app != nil else { return }
         logger.debug("app session ended")
         try? configuration.sessionStore?.forget(deviceID: deviceID)
         wantedApp = nil
-        await releaseApp(clearMedia: true)
+        releaseApp(clearMedia: true)
         setState(.disconnected(.sessionEnded))
     }
 
-    func linkClosed(_ reason: DisconnectReason, generation gen: Int) async {
-        guard gen == generation else { return }
+    private func linkClosed(_ reason: DisconnectReason) {
         connection = nil
         // The status stays: the reconnect below usually rejoins the same media session.
-        await releaseApp(clearMedia: false)
+        releaseApp(clearMedia: false)
         guard reason != .closedByUser else {
             setState(.disconnected(.closedByUser))
             return
@@ -83,12 +76,7 @@ extension CastSession {
     /// Asks `locate` where the device is now and moves there when it moved.
     func relocate() async {
         guard let locate, let found = await locate() else { return }
-        let moved = address.withLock { current -> Bool in
-            guard current != found else { return false }
-            current = found
-            return true
-        }
-        if moved { logger.info("device moved", metadata: ["cast.address": "\(found)"]) }
+        if address.set(found) { logger.info("device moved", metadata: ["cast.address": "\(found)"]) }
     }
 
     func reconnect(appID: String, sessionID: String, firstReason: DisconnectReason) async {
@@ -139,7 +127,6 @@ extension CastSession {
             } catch {
                 lastError = error.description
                 if let c = connection {
-                    generation += 1
                     connection = nil
                     await c.close()
                 }

@@ -3,7 +3,8 @@ import CastCore
 import CastProtocol
 import Foundation
 import Logging
-import Synchronization
+import NIOCore
+import NIOPosix
 
 /// Where a device is reachable now, or nil when that is not known (discovery lost it).
 public typealias DeviceLocator = @Sendable () async -> DeviceAddress?
@@ -15,10 +16,16 @@ public typealias DeviceLocator = @Sendable () async -> DeviceAddress?
 /// `leave()` disconnects and lets the app play on; `stop()` stops the app. When the link
 /// dies unexpectedly the session reconnects with exponential backoff and rejoins.
 public actor CastSession {
+    /// The event loop every link of this session lives on: the session, its media client, its
+    /// custom channels and its connections all have it as their executor, so they call each
+    /// other without a thread switch, and the link hands them messages synchronously.
+    nonisolated let loop: any EventLoop
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
+
     /// Where the device is reached now. It changes only when `locate` (see `init`) finds the
     /// device at another address while reconnecting.
-    public nonisolated var device: DeviceAddress { address.withLock { $0 } }
-    let address: Mutex<DeviceAddress>
+    public nonisolated var device: DeviceAddress { address.current }
+    let address: PublishedValue<DeviceAddress>
     /// Asked before each reconnect attempt: where the device is now (nil = keep the address).
     let locate: DeviceLocator?
     /// The key under which the session is remembered (the device id from discovery, or the address).
@@ -28,17 +35,8 @@ public actor CastSession {
     public nonisolated let media: RemoteMediaClient
 
     var connection: CastConnection?
-    /// Which link is current (messages of older ones are ignored) and the app joined: kept
-    /// behind a lock because the event loop reads them too (`inboundNow`).
-    let current = Mutex<(generation: Int, app: ReceiverApplication?)>((0, nil))
-    var generation: Int {
-        get { current.withLock { $0.generation } }
-        set { current.withLock { $0.generation = newValue } }
-    }
-    var app: ReceiverApplication? {
-        get { current.withLock { $0.app } }
-        set { current.withLock { $0.app = newValue } }
-    }
+    /// The app joined now.
+    var app: ReceiverApplication?
     /// The app to rejoin after a dropped link.
     var wantedApp: (appID: String, sessionID: String)?
     var channels: [String: CastChannel] = [:]
@@ -46,22 +44,28 @@ public actor CastSession {
     var logger: Logger
 
     let published = PublishedValue<SessionState>(.disconnected(nil))
-    let latestReceiverStatus = Mutex<ReceiverStatus?>(nil)
+    /// The latest receiver status (running apps, device volume).
+    public private(set) var receiverStatus: ReceiverStatus?
     let receiverBroadcast = Broadcast<ReceiverStatus>()
     let warningBroadcast = Broadcast<CastWarning>()
     /// Device authentication of the current link (CastSession+Authentication.swift).
-    let authenticationTracker = AuthenticationTracker()
+    let authenticationPublished = PublishedValue<DeviceAuthentication>(.notChecked)
+    var authenticatedLink: CastConnection?
 
     /// - Parameter locate: where the device is now, asked before each reconnect attempt, so
     ///   that a device that came back on another address or port (a TV that restarted and
     ///   announced itself over mDNS again) is found by its id. nil keeps `device`.
     public init(device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init(),
                 locate: DeviceLocator? = nil) {
-        self.address = Mutex(device)
+        // The loop the caller runs on when it runs on one (withNetworkThreadExecution), so that
+        // its commands and their replies stay on one thread.
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
+        self.loop = loop
+        self.address = PublishedValue(device)
         self.locate = locate
         self.deviceID = deviceID ?? device.description
         self.configuration = configuration
-        self.media = RemoteMediaClient()
+        self.media = RemoteMediaClient(loop: loop, requestTimeout: nil)
         var logger = configuration.logger
         logger[metadataKey: "cast.device"] = "\(device)"
         self.logger = logger
@@ -72,11 +76,9 @@ public actor CastSession {
     public nonisolated var state: SessionState { published.current }
     /// The current state first, then every change.
     public nonisolated func stateUpdates() -> AsyncStream<SessionState> { published.stream() }
-    /// The latest receiver status (running apps, device volume).
-    public nonisolated var receiverStatus: ReceiverStatus? { latestReceiverStatus.withLock { $0 } }
     /// The latest receiver status first (if any), then every new one.
-    public nonisolated func receiverStatusUpdates() -> AsyncStream<ReceiverStatus> {
-        latestReceiverStatus.withLock { receiverBroadcast.stream(first: $0) }
+    public func receiverStatusUpdates() -> AsyncStream<ReceiverStatus> {
+        receiverBroadcast.stream(first: receiverStatus)
     }
     /// Messages from the device that could not be read (the link stays up), from now on.
     public nonisolated func warnings() -> AsyncStream<CastWarning> { warningBroadcast.stream() }
@@ -90,10 +92,8 @@ public actor CastSession {
     }
 
     func receive(_ status: ReceiverStatus) {
-        latestReceiverStatus.withLock { latest in
-            latest = status
-            receiverBroadcast.send(status)
-        }
+        receiverStatus = status
+        receiverBroadcast.send(status)
     }
 
     // MARK: connecting
@@ -109,27 +109,21 @@ public actor CastSession {
             return try await requestReceiverStatus()
         }
         if !resuming { setState(.connecting) }
-        generation += 1
-        let gen = generation
         let connection: CastConnection
         do {
             connection = try await CastConnection.open(
-                to: device, configuration: configuration, tcpTimeout: tcpTimeout,
-                onMessageNow: { [weak self] m in self?.inboundNow(m, generation: gen) ?? false },
-                onMessage: { [weak self] m in await self?.inbound(m, generation: gen) },
-                onClose: { [weak self] r in await self?.linkClosed(r, generation: gen) })
+                to: device, configuration: configuration, tcpTimeout: tcpTimeout, on: loop, controllers: [self], fallback: self)
         } catch {
-            authenticationTracker.record(error)
+            recordAuthenticationFailure(error)
             if !resuming { setState(.disconnected(.networkError(error.description))) }
             throw error
         }
         self.connection = connection
-        await authenticationTracker.track(connection)
+        await trackAuthentication(of: connection)
         let status: ReceiverStatus
         do {
             status = try await requestReceiverStatus()
         } catch {
-            generation += 1
             self.connection = nil
             await connection.close()
             if !resuming { setState(.disconnected(.networkError(error.description))) }
@@ -230,7 +224,7 @@ public actor CastSession {
         app = running
         wantedApp = (running.appId, running.sessionId)
         await media.attach(connection: connection, transportID: running.transportId)
-        await updateChannels()
+        updateChannels()
         if running.handles(CastNamespace.mediaURN) {
             try await media.requestStatus()
         }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The NIO side of a connection: frame decoding/encoding and the bridge into Swift concurrency.
+// The NIO side of a connection: the last handler of the pipeline, which hands each frame to
+// the connection actor. That actor runs on the channel's own event loop (its executor is the
+// loop), so the hand-off is a plain call: no queue, no task, no thread switch.
 import CastCore
 import CastProtocol
 import CastProtocolNIO
@@ -7,30 +9,26 @@ import NIOCore
 import NIOSSL
 import NIOTLS
 
-/// What the pipeline reports to the connection actor, in order.
-enum ConnectionInput: Sendable {
-    /// A message the fast path did not take, with its decoded form.
-    case message(CastMessage, Result<NamespacedMessage, CastProtocolError>)
-    case closed(DisconnectReason)
-}
-
-/// The last handler: decodes each message, lets `LinkState` apply it at once when it can,
-/// hands the rest and the end of the connection to an AsyncStream, and reports the TLS
-/// handshake through a promise.
+/// The last handler: passes each decoded frame and the end of the link to its
+/// `CastConnection` (synchronously, on the loop), and reports the TLS handshake through a
+/// promise.
 final class CastBridgeHandler: ChannelInboundHandler {
     typealias InboundIn = CastMessage
 
-    private let input: AsyncStream<ConnectionInput>.Continuation
-    private let link: LinkState
+    private let connection: CastConnection
     private let handshake: EventLoopPromise<Void>
     private var handshakeDone = false
     private var error: DisconnectReason?
     private var closed = false
 
-    init(input: AsyncStream<ConnectionInput>.Continuation, link: LinkState, handshake: EventLoopPromise<Void>) {
-        self.input = input
-        self.link = link
+    init(connection: CastConnection, handshake: EventLoopPromise<Void>) {
+        self.connection = connection
         self.handshake = handshake
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let channel = context.channel
+        connection.assumeIsolated { $0.attach(channel: channel) }
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -43,9 +41,7 @@ final class CastBridgeHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let raw = unwrapInboundIn(data)
-        if case .queued(let decoded) = link.arrive(raw) {
-            input.yield(.message(raw, decoded))
-        }
+        connection.assumeIsolated { $0.receive(raw) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -72,8 +68,8 @@ final class CastBridgeHandler: ChannelInboundHandler {
         }
         if !closed {
             closed = true
-            input.yield(.closed(error ?? .closedByDevice))
-            input.finish()
+            let reason = error ?? .closedByDevice
+            connection.assumeIsolated { $0.linkEnded(reason) }
         }
         context.fireChannelInactive()
     }

@@ -8,8 +8,8 @@ import NIOPosix
 /// is read on a network thread: every command crosses threads twice, once to send (the
 /// network thread is woken to write) and once for the answer (a pool thread is woken to run
 /// the code that waited). With it, `body`, its child tasks and the sessions it works with run
-/// on the thread that also owns their connections (`CastConnection.open` connects on the
-/// current network thread when there is one), so a command is written and its answer resumes
+/// on the thread that also owns their connections (a `CastSession` made there takes the
+/// current network thread as its executor), so a command is written and its answer resumes
 /// the waiting code without waking another thread.
 ///
 /// For command-line tools, benchmarks and other code that does no blocking work in `body`:

@@ -13,7 +13,7 @@ extension RemoteMediaClient {
     /// Replaces whatever plays with a queue of items. A queue too large for one message is
     /// loaded with as many items as fit, and the rest follow with QUEUE_INSERTs.
     @discardableResult
-    nonisolated(nonsending) public func queueLoad(_ items: [QueueItem], startIndex: Int = 0, repeatMode: RepeatMode = .off, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
+    public func queueLoad(_ items: [QueueItem], startIndex: Int = 0, repeatMode: RepeatMode = .off, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
         guard !items.isEmpty else { throw .invalidArgument("A queue needs at least one item.") }
         guard items.indices.contains(startIndex) else { throw .invalidArgument("The start index \(startIndex) is outside the queue of \(items.count) items.") }
         let clean = items.map { var i = $0; i.itemId = nil; return i }
@@ -63,7 +63,7 @@ extension RemoteMediaClient {
 
     /// Inserts items before the item `beforeItemID` (nil = at the end).
     @discardableResult
-    nonisolated(nonsending) public func queueInsert(_ items: [QueueItem], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
+    public func queueInsert(_ items: [QueueItem], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
         guard !items.isEmpty else { throw .invalidArgument("Give at least one item to insert.") }
         let id = try mediaSession(for: "QUEUE_INSERT", needs: [])
         let clean = items.map { var i = $0; i.itemId = nil; return i }
@@ -76,14 +76,14 @@ extension RemoteMediaClient {
 
     /// Inserts items right after the current one ("Play Next").
     @discardableResult
-    nonisolated(nonsending) public func queueInsertNext(_ items: [QueueItem]) async throws(CastClientError) -> MediaStatus? {
+    public func queueInsertNext(_ items: [QueueItem]) async throws(CastClientError) -> MediaStatus? {
         if queue.isStale { try await refreshQueue() }
         return try await queueInsert(items, before: queue.playNextInsertBefore)
     }
 
     /// Removes items from the queue.
     @discardableResult
-    nonisolated(nonsending) public func queueRemove(_ itemIDs: [Int]) async throws(CastClientError) -> MediaStatus? {
+    public func queueRemove(_ itemIDs: [Int]) async throws(CastClientError) -> MediaStatus? {
         guard !itemIDs.isEmpty else { throw .invalidArgument("Give at least one item id to remove.") }
         let id = try mediaSession(for: "QUEUE_REMOVE", needs: [])
         return try await send("QUEUE_REMOVE") { .queueRemove(QueueItemsRequest(requestId: $0, mediaSessionId: id, itemIds: itemIDs)) }
@@ -91,7 +91,7 @@ extension RemoteMediaClient {
 
     /// Moves items (in the order given) before `beforeItemID` (nil = to the end).
     @discardableResult
-    nonisolated(nonsending) public func queueReorder(_ itemIDs: [Int], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
+    public func queueReorder(_ itemIDs: [Int], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
         guard !itemIDs.isEmpty else { throw .invalidArgument("Give at least one item id to move.") }
         let id = try mediaSession(for: "QUEUE_REORDER", needs: [])
         return try await send("QUEUE_REORDER") { .queueReorder(QueueItemsRequest(requestId: $0, mediaSessionId: id, itemIds: itemIDs, insertBefore: beforeItemID)) }
@@ -99,7 +99,7 @@ extension RemoteMediaClient {
 
     /// Moves the item at 0-based `from` so that it ends up at 0-based `to`.
     @discardableResult
-    nonisolated(nonsending) public func queueMove(from: Int, to: Int) async throws(CastClientError) -> MediaStatus? {
+    public func queueMove(from: Int, to: Int) async throws(CastClientError) -> MediaStatus? {
         if queue.isStale { try await refreshQueue() }
         let ids = queue.itemIDs
         guard ids.indices.contains(from) else { throw .invalidArgument("There is no item \(from + 1) in the queue of \(ids.count).") }
@@ -113,27 +113,27 @@ extension RemoteMediaClient {
     }
 
     @discardableResult
-    nonisolated(nonsending) public func queueNext() async throws(CastClientError) -> MediaStatus? {
+    public func queueNext() async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "QUEUE_NEXT", needs: .queueNext)
         return try await send("QUEUE_NEXT") { .queueNext(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
     }
 
     @discardableResult
-    nonisolated(nonsending) public func queuePrev() async throws(CastClientError) -> MediaStatus? {
+    public func queuePrev() async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "QUEUE_PREV", needs: .queuePrev)
         return try await send("QUEUE_PREV") { .queuePrev(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
     }
 
     /// Makes `itemID` the current item.
     @discardableResult
-    nonisolated(nonsending) public func queueJump(to itemID: Int, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
+    public func queueJump(to itemID: Int, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "QUEUE_UPDATE", needs: [])
         return try await send("QUEUE_UPDATE") { .queueUpdate(QueueUpdateRequest(requestId: $0, mediaSessionId: id, currentItemId: itemID, currentTime: startTime)) }
     }
 
     /// Sets the repeat mode (off, all, single, all-and-shuffle).
     @discardableResult
-    nonisolated(nonsending) public func setRepeatMode(_ mode: RepeatMode) async throws(CastClientError) -> MediaStatus? {
+    public func setRepeatMode(_ mode: RepeatMode) async throws(CastClientError) -> MediaStatus? {
         let needs: MediaCommands =
             switch mode {
             case .all: .queueRepeatAll
@@ -147,7 +147,7 @@ extension RemoteMediaClient {
 
     /// Shuffles the queue once (the current item stays current).
     @discardableResult
-    nonisolated(nonsending) public func queueShuffle() async throws(CastClientError) -> MediaStatus? {
+    public func queueShuffle() async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "QUEUE_SHUFFLE", needs: .queueShuffle)
         return try await send("QUEUE_SHUFFLE") { .queueShuffle(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
     }
@@ -156,7 +156,7 @@ extension RemoteMediaClient {
 
     /// Fetches the list of item ids (QUEUE_GET_ITEM_IDS) and returns the updated queue.
     @discardableResult
-    nonisolated(nonsending) public func refreshQueue() async throws(CastClientError) -> MediaQueue {
+    public func refreshQueue() async throws(CastClientError) -> MediaQueue {
         let id = try mediaSession(for: "QUEUE_GET_ITEM_IDS", needs: [])
         _ = try await request("QUEUE_GET_ITEM_IDS") { .queueGetItemIDs(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
         return queue
@@ -164,7 +164,7 @@ extension RemoteMediaClient {
 
     /// The items at these 0-based positions, fetching those not cached yet in windows of
     /// `itemWindow` (QUEUE_GET_ITEMS). Positions outside the queue are left out.
-    nonisolated(nonsending) public func queueItems(at positions: Range<Int>) async throws(CastClientError) -> [QueueItem] {
+    public func queueItems(at positions: Range<Int>) async throws(CastClientError) -> [QueueItem] {
         if queue.isStale { try await refreshQueue() }
         let ids = queue.itemIDs
         let wanted = positions.clamped(to: 0..<ids.count).map { ids[$0] }
@@ -174,7 +174,7 @@ extension RemoteMediaClient {
     }
 
     /// Fetches the items of these ids that are not cached.
-    nonisolated(nonsending) public func fetchItems(_ ids: [Int]) async throws(CastClientError) {
+    public func fetchItems(_ ids: [Int]) async throws(CastClientError) {
         var missing = ids.filter { queue.cachedItems[$0] == nil }
         while !missing.isEmpty {
             let window = Array(missing.prefix(Self.itemWindow))

@@ -111,7 +111,7 @@ extension CastCommand {
             var media = cast.media
             if let title { media.metadata?.title = title }
             let loaded: MediaStatus
-            let updates = session.media.statusUpdates()
+            let updates = await session.media.statusUpdates()
             do {
                 _ = try await launch.value
                 Timings.mark("app launched")
@@ -159,11 +159,12 @@ extension CastCommand {
 
     /// Returns when the media session that was loaded goes IDLE (finished, stopped,
     /// replaced, failed) or the link to the device drops.
-    static func waitUntilEnd(of session: CastSession, updates: AsyncStream<MediaStatus?>, mediaSessionId: Int) async {
+    static func waitUntilEnd(of session: CastSession, updates: AsyncStream<MediaStatusSnapshot>, mediaSessionId: Int) async {
         let states = session.stateUpdates()
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
-                for await status in updates {
+                for await snapshot in updates {
+                    let status = snapshot.status
                     // nil (no media yet, replayed on subscription) and statuses of an older
                     // session (its INTERRUPTED, sent before our LOAD's reply) do not count.
                     guard let status else { continue }

@@ -39,12 +39,12 @@ extension CastCommand {
             let built = try await QueueBuilder.items(
                 for: expansion.entries, share: share, device: ends.remote, localAddress: ends.local, model: model, surround: surround)
             try await session.start(appID: app)
-            let updates = session.media.statusUpdates()
+            let updates = await session.media.statusUpdates()
             // A remembered item that is no longer there (files left out, the folder changed): the first.
             let first = resumed?.item.flatMap { built.items.indices.contains($0) ? $0 : nil }
             let loaded = try await session.media.queueLoad(
                 built.items, startIndex: first ?? 0, repeatMode: mode, startTime: start ?? (first != nil ? resumed?.position : nil))
-            let report = StatusReport(device: device.name, session: session, info: await session.sessionInfo)
+            let report = await StatusReport(device: device.name, session: session, info: await session.sessionInfo)
             let serving = built.casts.isEmpty ? "" : "; serving \(built.casts.count) file(s) until the queue ends, Ctrl-C stops"
             let titles = built.items.prefix(3).map { "“\($0.media?.metadata?.displayTitle ?? $0.media?.contentId ?? "?")”" }.joined(separator: ", ")
             let more = built.items.count > 3 ? ", …" : ""

@@ -165,7 +165,7 @@ struct CastCommand: AsyncParsableCommand {
         let report = try await options.withSession { session in
             try await session.start(appID: app)
             try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)
-            return StatusReport(device: device.name, session: session, info: await session.sessionInfo)
+            return await StatusReport(device: device.name, session: session, info: await session.sessionInfo)
         }
         options.emit(json: report, text: report.mediaLine)
     }

@@ -80,7 +80,7 @@ struct ClientOptions: ParsableArguments {
         } catch CastClientError.noRunningApp(let d) {
             throw CommandFailure("Nothing is playing on \(d): start something with `castctl cast URL`.")
         }
-        if session.media.status == nil { throw CommandFailure(CastClientError.noMediaSession.description) }
+        if await session.media.status == nil { throw CommandFailure(CastClientError.noMediaSession.description) }
     }
 
     private nonisolated(unsafe) static var bootstrapped = false
@@ -179,12 +179,12 @@ struct StatusReport: Encodable {
 
     /// The session's state at `now`; positions follow CastClient's one rule (MediaStatusSnapshot),
     /// the same the window shows.
-    init(device: String, session: CastSession, info: SessionInfo?, at now: ContinuousClock.Instant = .now) {
+    init(device: String, session: CastSession, info: SessionInfo?, at now: ContinuousClock.Instant = .now) async {
         self.device = device
         self.state = session.state.description
         self.session = info
-        self.receiver = session.receiverStatus
-        let snapshot = session.media.snapshot
+        self.receiver = await session.receiverStatus
+        let snapshot = await session.media.snapshot
         self.media = snapshot.status
         self.position = snapshot.streamPosition(at: now)
         self.breakClipTime = snapshot.breakClipTime(at: now)

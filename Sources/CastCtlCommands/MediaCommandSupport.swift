@@ -11,7 +11,7 @@ extension ClientOptions {
             try await joinMedia(session)
             try await command(session.media)
             let info = await session.sessionInfo
-            return StatusReport(device: device.name, session: session, info: info)
+            return await StatusReport(device: device.name, session: session, info: info)
         }
         emit(json: report, text: report.mediaLine)
     }

@@ -61,10 +61,10 @@ struct QueueCommand: AsyncParsableCommand {
                 }
                 return built.casts
             } after: { session, casts in
-                guard !casts.isEmpty, let id = session.media.status?.mediaSessionId else { return }
+                guard !casts.isEmpty, let id = await session.media.status?.mediaSessionId else { return }
                 Console.err("castctl: serving \(casts.count) file(s) until the queue ends; Ctrl-C stops.\n")
                 CastCommand.exitOnInterrupt()
-                await CastCommand.waitUntilEnd(of: session, updates: session.media.statusUpdates(), mediaSessionId: id)
+                await CastCommand.waitUntilEnd(of: session, updates: await session.media.statusUpdates(), mediaSessionId: id)
                 for c in casts { await share.end(c) }
             }
         }

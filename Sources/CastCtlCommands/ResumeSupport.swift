@@ -123,6 +123,9 @@ final class PositionRecorder: @unchecked Sendable {
     let isQueue: Bool
     private let tracker: NSLockedBox<ResumeTracker>
     private let task = NSLockedBox<Task<Void, Never>?>(nil)
+    /// What the client last published: the status snapshot and the queue (read from their
+    /// streams, never from the client's own state).
+    private let seen = NSLockedBox<(snapshot: MediaStatusSnapshot?, queue: MediaQueue)>((nil, MediaQueue()))
     private static let active = NSLockedBox<[ObjectIdentifier: PositionRecorder]>([:])
 
     init(memory: PlaybackMemory, key: PlaybackKey, session: CastSession, mediaSessionId: Int, isQueue: Bool, interval: Double = 15) {
@@ -142,7 +145,7 @@ final class PositionRecorder: @unchecked Sendable {
     /// where it stands is written once.
     func stop() {
         task.withLock { $0?.cancel() }
-        if let status = session.media.status, status.mediaSessionId == mediaSessionId { observe(status) }
+        if let status = seen.withLock({ $0.snapshot?.status }), status.mediaSessionId == mediaSessionId { observe(status) }
         finish()
         Self.active.withLock { $0[ObjectIdentifier(self)] = nil }
     }
@@ -154,21 +157,23 @@ final class PositionRecorder: @unchecked Sendable {
 
     private func run() async {
         let media = session.media
-        let updates = media.statusUpdates()
+        let updates = await media.statusUpdates()
         // Subscribing keeps the queue's item ids fetched, for the current item's index.
-        let queue = isQueue ? media.queueUpdates() : nil
+        let queue = isQueue ? await media.queueUpdates() : nil
         await withTaskGroup(of: Void.self) { group in
             group.addTask { [self] in
-                for await status in updates {
-                    guard let status, status.mediaSessionId == mediaSessionId else { continue }
+                for await snapshot in updates {
+                    seen.withLock { $0.snapshot = snapshot }
+                    guard let status = snapshot.status, status.mediaSessionId == mediaSessionId else { continue }
                     observe(status)
                 }
             }
             if let queue {
                 group.addTask { [self] in
                     // The current item's index is known once the ids are: observe again then.
-                    for await _ in queue {
-                        if let status = session.media.status, status.mediaSessionId == mediaSessionId { observe(status) }
+                    for await q in queue {
+                        seen.withLock { $0.queue = q }
+                        if let status = seen.withLock({ $0.snapshot?.status }), status.mediaSessionId == mediaSessionId { observe(status) }
                     }
                 }
             }
@@ -185,14 +190,13 @@ final class PositionRecorder: @unchecked Sendable {
 
     private func observe(_ status: MediaStatus) {
         guard let state = ResumeTracker.state(of: status) else { return }
-        let snapshot = session.media.snapshot
+        let (latest, q) = seen.withLock { ($0.snapshot, $0.queue) }
         let now = ContinuousClock.now
-        let q = session.media.queue
         // A queue's place is an item and a time in it: wait until the item is known.
         var ended = false
         if case .ended = state { ended = true }
         if isQueue && q.currentIndex == nil && !ended { return }
-        let position = snapshot.status?.mediaSessionId == status.mediaSessionId ? snapshot.streamPosition(at: now) : status.currentTime
+        let position = latest?.status?.mediaSessionId == status.mediaSessionId ? latest?.streamPosition(at: now) : status.currentTime
         apply {
             $0.status(state, position: position, duration: status.effectiveMedia?.duration,
                       item: isQueue ? q.currentIndex : nil, itemCount: isQueue && q.count > 0 ? q.count : nil, at: now)
@@ -223,10 +227,13 @@ extension ClientOptions {
     func runMediaCommandRememberingLink(positionBefore: Bool, _ command: @escaping @Sendable (RemoteMediaClient) async throws(CastClientError) -> Void) async throws {
         let seen = NSLockedBox<(status: MediaStatus?, position: Double?)>((nil, nil))
         try await runMediaCommand { media throws(CastClientError) in
-            let read = { seen.withLock { $0 = (media.snapshot.status, media.snapshot.streamPosition(at: .now)) } }
-            if positionBefore { read() }
+            let read = { @Sendable () async in
+                let snapshot = await media.snapshot
+                seen.withLock { $0 = (snapshot.status, snapshot.streamPosition(at: .now)) }
+            }
+            if positionBefore { await read() }
             try await command(media)
-            if !positionBefore { read() }
+            if !positionBefore { await read() }
         }
         let (status, position) = seen.withLock { $0 }
         ResumeSupport.rememberLink(status, position: position)

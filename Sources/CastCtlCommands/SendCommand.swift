@@ -47,7 +47,7 @@ struct SendCommand: AsyncParsableCommand {
                 }
             }
             let channel = try await session.channel(namespace: namespace)
-            guard channel.isConnected else {
+            guard await channel.isConnected else {
                 let app = await session.sessionInfo?.appID ?? "?"
                 throw CommandFailure("The running app \(app) does not list \(namespace), so the channel cannot connect.")
             }

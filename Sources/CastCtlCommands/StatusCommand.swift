@@ -19,7 +19,7 @@ struct StatusCommand: AsyncParsableCommand {
             if let app = status.applications?.first(where: { $0.isIdleScreen != true }) {
                 info = try await session.join(appID: app.appId)
             }
-            return StatusReport(device: device.name, session: session, info: info)
+            return await StatusReport(device: device.name, session: session, info: info)
         }
         options.emit(json: report, text: Self.text(report))
     }

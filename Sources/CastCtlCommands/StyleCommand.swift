@@ -71,8 +71,9 @@ struct StyleCommand: AsyncParsableCommand {
         let me = self
         try await options.runMediaCommand { media throws(CastClientError) in
             let style: TextTrackStyle
+            let current = await media.mediaInformation?.textTrackStyle
             do {
-                style = try me.style(over: media.mediaInformation?.textTrackStyle)
+                style = try me.style(over: current)
             } catch {
                 throw .invalidArgument("\(error)")
             }

@@ -39,13 +39,13 @@ struct TracksCommand: AsyncParsableCommand {
             if off {
                 try await session.media.setActiveTrackIDs([])
             } else if !on.isEmpty {
-                let known = Set(session.media.mediaInformation?.tracks?.map(\.trackId) ?? [])
+                let known = Set(await session.media.mediaInformation?.tracks?.map(\.trackId) ?? [])
                 if let bad = on.first(where: { !known.contains($0) }) {
                     throw CommandFailure("There is no track \(bad); the media has \(known.isEmpty ? "no tracks" : "tracks " + known.sorted().map(String.init).joined(separator: ", ")).")
                 }
                 try await session.media.setActiveTrackIDs(on)
             }
-            let status = session.media.status
+            let status = await session.media.status
             let active = Set(status?.activeTrackIds ?? [])
             return (status?.effectiveMedia?.tracks ?? []).map {
                 TrackRow(trackId: $0.trackId, type: $0.type.rawValue, subtype: $0.subtype?.rawValue, language: $0.language, name: $0.name, active: active.contains($0.trackId))

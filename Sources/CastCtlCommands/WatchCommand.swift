@@ -41,19 +41,20 @@ struct WatchCommand: AsyncParsableCommand {
                     }
                 }
                 group.addTask {
-                    for await media in session.media.statusUpdates() {
-                        let p = session.media.approximateStreamPosition()
+                    for await snapshot in await session.media.statusUpdates() {
+                        let media = snapshot.status
+                        let p = snapshot.streamPosition(at: .now)
                         out(Event(event: "media", media: media, position: p), "media: " + Output.mediaLine(media, position: p))
                     }
                 }
                 group.addTask {
-                    for await info in session.media.metadataUpdates() {
+                    for await info in await session.media.metadataUpdates() {
                         let title = info?.metadata?.displayTitle ?? info?.contentId ?? "none"
                         out(Event(event: "metadata", metadata: info), "metadata: \(title)")
                     }
                 }
                 group.addTask {
-                    for await r in session.receiverStatusUpdates() {
+                    for await r in await session.receiverStatusUpdates() {
                         let app = r.applications?.first.map { $0.displayName ?? $0.appId } ?? "none"
                         let vol = r.volume?.level.map { Output.percent($0) } ?? "?"
                         out(Event(event: "receiver", receiver: r), "device: app \(app), volume \(vol)\(r.volume?.muted == true ? " (muted)" : "")")
@@ -66,7 +67,7 @@ struct WatchCommand: AsyncParsableCommand {
                 }
                 // Joining a session that starts later: when the device launches an app, join it.
                 group.addTask {
-                    for await r in session.receiverStatusUpdates() {
+                    for await r in await session.receiverStatusUpdates() {
                         if await session.sessionInfo == nil, r.applications?.contains(where: { $0.isIdleScreen != true }) == true {
                             _ = try? await session.join()
                         }

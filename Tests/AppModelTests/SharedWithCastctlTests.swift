@@ -26,7 +26,7 @@ final class SharedWithCastctlTests: XCTestCase {
             let snapshot = try XCTUnwrap(model.snapshot)
             for seconds in [0.0, 1.5, 7] {
                 let t = snapshot.receivedAt + .milliseconds(Int64(seconds * 1000))
-                let castctl = StatusReport(device: "Demo TV", session: session, info: nil, at: t)
+                let castctl = await StatusReport(device: "Demo TV", session: session, info: nil, at: t)
                 XCTAssertEqual(castctl.position, model.position(at: t), "step \(step), +\(seconds) s")
                 XCTAssertEqual(castctl.breakClipTime == nil, model.adState(at: t) == nil)
             }

@@ -29,8 +29,8 @@ struct RemoteMediaClientTests {
         try await withLoaded { sim, session in
             let remote = try #require(try await sim.media())
             #expect(remote.effectiveMedia?.contentId == sampleMedia.contentId)
-            #expect(session.media.status?.mediaSessionId == remote.mediaSessionId)
-            #expect(session.media.mediaInformation?.metadata?.title == "Big Buck Bunny")
+            #expect(await session.media.status?.mediaSessionId == remote.mediaSessionId)
+            #expect(await session.media.mediaInformation?.metadata?.title == "Big Buck Bunny")
             #expect([.playing, .buffering].contains(remote.playerState))
         }
     }
@@ -53,7 +53,7 @@ struct RemoteMediaClientTests {
         try await withLoaded { sim, session in
             try await session.media.pause()
             #expect(try await sim.media()?.playerState == .paused)
-            #expect(session.media.status?.playerState == .paused)
+            #expect(await session.media.status?.playerState == .paused)
             try await session.media.play()
             #expect(try await sim.media()?.playerState == .playing)
             try await session.media.stop()
@@ -78,7 +78,7 @@ struct RemoteMediaClientTests {
         try await withLoaded { sim, session in
             try await session.media.setPlaybackRate(2)
             #expect(try await sim.media()?.playbackRate == 2)
-            #expect(session.media.status?.playbackRate == 2)
+            #expect(await session.media.status?.playbackRate == 2)
             // The simulator refuses rates outside 0.5 ... 2 with INVALID_REQUEST.
             await #expect(throws: CastClientError.self) { try await session.media.setPlaybackRate(3) }
             #expect(try await sim.media()?.playbackRate == 2)
@@ -98,7 +98,7 @@ struct RemoteMediaClientTests {
                 try await session.media.load(sampleMedia, autoplay: true)
                 for rate in [2.0, 1.0, 1.5] {
                     try await session.media.setPlaybackRate(rate)
-                    #expect(session.media.status?.playbackRate == rate)
+                    #expect(await session.media.status?.playbackRate == rate)
                     #expect(runsOnNetworkThread())
                 }
                 await #expect(throws: CastClientError.self) { try await session.media.setPlaybackRate(3) }
@@ -130,7 +130,7 @@ struct RemoteMediaClientTests {
             #expect(remote?.foregroundColor == "#FFFF00FF")
             #expect(remote?.fontScale == 1.5)
             #expect(remote?.edgeType == .outline)
-            #expect(session.media.mediaInformation?.textTrackStyle?.fontStyle == .bold)
+            #expect(await session.media.mediaInformation?.textTrackStyle?.fontStyle == .bold)
             await #expect(throws: CastClientError.invalidArgument("“red” is not a color: write #RRGGBBAA or #RRGGBB.")) {
                 try await session.media.setTextTrackStyle(TextTrackStyle(foregroundColor: "red"))
             }
@@ -227,9 +227,9 @@ struct RemoteMediaClientTests {
 
     @Test func unsupportedCommandFailsFastWithoutAsking() async throws {
         try await withLoaded { sim, session in
-            var limited = try #require(session.media.status)
+            var limited = try #require(await session.media.status)
             limited.supportedMediaCommands = [.pause]
-            session.media.handle(.mediaStatus(MediaStatusMessage(requestId: 0, status: [limited])))
+            await session.media.handle(.mediaStatus(MediaStatusMessage(requestId: 0, status: [limited])))
             await #expect(throws: CastClientError.commandNotSupported(command: "SET_PLAYBACK_RATE")) {
                 try await session.media.setPlaybackRate(2)
             }

@@ -17,8 +17,9 @@ struct SessionTests {
         let second = CastSession(device: sim.address, configuration: testConfiguration())
         let b = try await second.start()
         #expect(b.sessionID == a.sessionID)
-        #expect(second.media.status?.mediaSessionId == first.media.status?.mediaSessionId)
-        #expect(second.media.mediaInformation?.contentId == sampleMedia.contentId)
+        let firstID = await first.media.status?.mediaSessionId
+        #expect(await second.media.status?.mediaSessionId == firstID)
+        #expect(await second.media.mediaInformation?.contentId == sampleMedia.contentId)
         await first.leave()
         await second.leave()
         await sim.stop()
@@ -113,7 +114,7 @@ struct SessionTests {
         let watcher = Task { for await s in second.stateUpdates() { states.append(s); if s.isConnected { return states } }; return states }
         let resumed = try await second.resume()
         #expect(resumed.sessionID == info.sessionID)
-        #expect(second.media.mediaInformation?.contentId == sampleMedia.contentId)
+        #expect(await second.media.mediaInformation?.contentId == sampleMedia.contentId)
         let seen = await watcher.value
         #expect(seen.contains(.resuming))
 
@@ -132,10 +133,10 @@ struct SessionTests {
         try await actor.media.load(sampleMedia, autoplay: false)
         try await watcher.join()
 
-        let statuses = Collector<MediaStatus?>()
+        let statuses = Collector<MediaStatusSnapshot>()
         let metadata = Collector<MediaInformation?>()
-        let t1 = statuses.start(watcher.media.statusUpdates())
-        let t2 = metadata.start(watcher.media.metadataUpdates())
+        let t1 = statuses.start(await watcher.media.statusUpdates())
+        let t2 = metadata.start(await watcher.media.metadataUpdates())
         try await eventually("initial values") {
             let a = await statuses.values.count
             let b = await metadata.values.count
@@ -146,13 +147,13 @@ struct SessionTests {
 
         // Another sender changes the active tracks: status only.
         try await actor.media.setActiveTrackIDs([1])
-        try await eventually("status with track 1") { await statuses.values.contains { $0?.activeTrackIds == [1] } }
+        try await eventually("status with track 1") { await statuses.values.contains { $0.status?.activeTrackIds == [1] } }
         #expect(await metadata.values.isEmpty)
 
         // Another sender changes the text style: status and metadata.
         try await actor.media.setTextTrackStyle(TextTrackStyle(foregroundColor: "#00FF00FF", fontScale: 2))
         try await eventually("metadata with the new style") { await metadata.values.contains { $0?.textTrackStyle?.foregroundColor == "#00FF00FF" } }
-        #expect(await statuses.values.contains { $0?.effectiveMedia?.textTrackStyle?.fontScale == 2 })
+        #expect(await statuses.values.contains { $0.status?.effectiveMedia?.textTrackStyle?.fontScale == 2 })
         t1.cancel()
         t2.cancel()
         await watcher.leave()
@@ -166,11 +167,11 @@ struct SessionTests {
         let channel = try await session.channel(namespace: helloWorld)
         let events = Collector<CastChannelEvent>()
         let t = events.start(channel.updates())
-        #expect(!channel.isConnected)
+        #expect(await !channel.isConnected)
         await #expect(throws: CastClientError.channelNotConnected(namespace: helloWorld)) { try await channel.send("too early") }
 
         try await session.start(appID: customApp)
-        #expect(channel.isConnected)
+        #expect(await channel.isConnected)
         try await channel.send(#"{"hello":"cast"}"#)
         try await eventually("the echo") { await events.values.contains(.message(.string(#"{"hello":"cast"}"#))) }
         #expect(await events.values.first == .didConnect)
@@ -178,7 +179,7 @@ struct SessionTests {
         try await eventually("the binary echo") { await events.values.contains(.message(.binary([0, 1, 2, 255]))) }
 
         await session.leave()
-        #expect(!channel.isConnected)
+        #expect(await !channel.isConnected)
         try await eventually("didDisconnect") { await events.values.contains(.didDisconnect) }
         t.cancel()
         await sim.stop()
@@ -193,7 +194,7 @@ struct SessionTests {
         try await session.start()  // the Default Media Receiver does not list it
         try await session.media.load(sampleMedia)
         try await session.media.requestStatus()
-        #expect(!channel.isConnected)
+        #expect(await !channel.isConnected)
         #expect(await events.values.isEmpty)
         await #expect(throws: CastClientError.channelNotConnected(namespace: "urn:x-cast:com.example.unlisted")) { try await channel.send("x") }
         t.cancel()

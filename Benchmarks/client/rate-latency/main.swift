@@ -55,7 +55,7 @@ struct BenchClient {
             for i in 0..<iterations {
                 let rate: Double = i % 2 == 0 ? 2 : 1
                 let elapsed = try await clock.measure { try await session.media.setPlaybackRate(rate) }
-                guard session.media.status?.playbackRate == rate else {
+                guard await session.media.status?.playbackRate == rate else {
                     FileHandle.standardError.write(Data("the status after SET_PLAYBACK_RATE does not show rate \(rate)\n".utf8))
                     exit(1)
                 }
@@ -83,7 +83,7 @@ struct BenchClient {
             if let app = status.applications?.first(where: { $0.isIdleScreen != true }) {
                 _ = try await session.join(appID: app.appId)
             }
-            print(CastJSON.encode(BenchStatus(receiver: session.receiverStatus, media: session.media.status)))
+            print(CastJSON.encode(BenchStatus(receiver: await session.receiverStatus, media: await session.media.status)))
             await session.disconnect()
         } catch {
             FileHandle.standardError.write(Data("castdeck-bench-client: \(error)\n".utf8))
