@@ -9,6 +9,7 @@
 #   - one version: meson.build's project version and the metainfo's newest release are
 #     CastDeckVersion (Sources/CastCore/Version.swift)
 #   - nothing outside the test scripts points into ../shared, which a clone does not have
+#   - the wire models' generated readers and writers match their declarations (scripts/gen-wire.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 exec python3 - <<'PY'
@@ -83,9 +84,14 @@ for f in tracked:
         if "../shared" in line:
             problems.append(f"{f}:{i}: points into ../shared, which a clone of the repository does not have")
 
+# Wire models: Models/Generated is what scripts/gen-wire.py makes of the declarations.
+wire = subprocess.run(["python3", "scripts/gen-wire.py", "--check"], capture_output=True, text=True)
+if wire.returncode:
+    problems += wire.stderr.strip().splitlines() or ["scripts/gen-wire.py --check failed"]
+
 for p in problems:
     print("lint:", p, file=sys.stderr)
 if problems:
     sys.exit(f"lint: {len(problems)} problem(s)")
-print(f"lint: {len([f for f in tracked if f.endswith('.swift')])} Swift files: layering, headers, length, version and self-containment in order")
+print(f"lint: {len([f for f in tracked if f.endswith('.swift')])} Swift files: layering, headers, length, version, self-containment and generated wire code in order")
 PY

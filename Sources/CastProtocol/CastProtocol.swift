@@ -16,9 +16,24 @@
 //               └── custom(namespace, payload)
 //
 //   JSON: JSONParser → JSONValue → JSONTreeDecoder (Codable), tolerant of unknown fields
-//   and open enums (WireEnum); CastJSON encodes/decodes a namespace's messages.
+//   and open enums (WireEnum); CastJSON encodes/decodes a namespace's messages. The media
+//   status and common commands also take a fast path: a one-pass reader (JSONReadable) and a
+//   direct writer (JSONWritable), each checked against the Codable path.
 //   Models/: what messages carry: MediaStatus, MediaInformation, tracks and TextTrackStyle,
 //   ad breaks, queue items, Volume, receiver applications.
 //   RequestID: the ids senders put on requests. Errors: CastProtocolError.
+//
+// A wire model is declared once:
+//
+//   Models/X.swift   the struct, its stored properties = its members on the wire, marked
+//       │            `// wire: read write` (or `message`, `codable`, `box T`)
+//       ▼  scripts/gen-wire.py (lint.sh and WireGeneratedCodeTests fail when it was not run)
+//   Models/Generated/X.generated.swift   the one-pass reader, the direct writer, Codable
+//                                        where a member has a default or a second spelling,
+//                                        and the accessors of copy-on-write models
+//
+// Swift synthesizes Codable from the same stored properties, so a new member is one line in
+// the declaration and one run of the script. Hand-written code beside a declaration is only
+// what a model means (merging, display titles, open enums), never how it is read or written.
 //
 // Each message enum's wire `type` strings sit beside its cases, in the file of the enum.

@@ -18,6 +18,10 @@ import Glibc
 /// an escape, invalid JSON — it gives up with a `Failure`, and `CastJSON` decodes the payload
 /// again through the tree, which produces the result or the error message with its field path.
 /// `FastPathEquivalenceTests` and the fuzzer compare both paths on every input they make.
+///
+/// The models' readers are not written by hand: scripts/gen-wire.py writes them, with the
+/// direct writers, from the models' declarations into Models/Generated, so the reader, the
+/// writer and the synthesized Codable form all follow from the same stored properties.
 protocol JSONReadable {
     init(reading r: inout JSONParser) throws(JSONParser.Failure)
 }

@@ -8,7 +8,8 @@
 /// object's members. The simulator answers every command with a MEDIA_STATUS and a sender
 /// sends a command for every click, so these models write themselves: members in the key
 /// order the generic writer sorts them into, nil members left out as `encodeIfPresent`
-/// leaves them out. The output is byte for byte the generic writer's (and so JSONEncoder's):
+/// leaves them out. Their `write(to:)` is generated from the model's declaration
+/// (Models/Generated, scripts/gen-wire.py), which sorts the members once, at generation. The output is byte for byte the generic writer's (and so JSONEncoder's):
 /// `JSONWriterTests` compares them on every fixture, on mutated fixtures and on values with
 /// every field set; a debug build also checks, member by member, that keys come in order.
 protocol JSONWritable {

@@ -3,6 +3,7 @@
 // The media namespace's data types: what a LOAD carries and a MEDIA_STATUS reports.
 // Swift names follow the wire JSON; every field a receiver may omit is optional.
 
+// wire: read write
 public struct AdBreak: Codable, Hashable, Sendable {
     public var id: String
     /// Seconds into the main content; `-1` means after the end (post-roll).
@@ -24,6 +25,7 @@ public struct AdBreak: Codable, Hashable, Sendable {
     public var isPostRoll: Bool { position < 0 }
 }
 
+// wire: read write
 /// A VAST/VMAP ad request, used when no breaks are given.
 public struct AdsRequest: Codable, Hashable, Sendable {
     public var adTagUrl: String?
@@ -34,6 +36,7 @@ public struct AdsRequest: Codable, Hashable, Sendable {
     }
 }
 
+// wire: read write
 /// One ad clip played inside a break.
 public struct AdBreakClip: Codable, Hashable, Sendable {
     public var id: String
@@ -66,6 +69,7 @@ public struct AdBreakClip: Codable, Hashable, Sendable {
     }
 }
 
+// wire: read write
 /// Where playback is inside the current ad break (present only while one plays).
 public struct BreakStatus: Codable, Hashable, Sendable {
     public var breakId: String?

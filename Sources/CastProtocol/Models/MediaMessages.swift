@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // Requests and replies on urn:x-cast:com.google.cast.media.
 
+// wire: message
 /// LOAD: play new media. Any `mediaSessionId` a sender adds (pychromecast does) is ignored by receivers.
 public struct LoadRequest: Codable, Hashable, Sendable {
     public var requestId: Int
@@ -36,6 +37,7 @@ public struct LoadRequest: Codable, Hashable, Sendable {
     }
 }
 
+// wire: message
 /// A request that names only the media session: PLAY, PAUSE, STOP, SKIP_AD, QUEUE_NEXT,
 /// QUEUE_PREV, and media GET_STATUS (where the session is optional and `options` may be set).
 public struct MediaSessionRequest: Codable, Hashable, Sendable {
@@ -54,6 +56,7 @@ public struct MediaSessionRequest: Codable, Hashable, Sendable {
     }
 }
 
+// wire: message
 /// SEEK to `currentTime`, or by `relativeTime` (which wins when both are present).
 public struct SeekRequest: Codable, Hashable, Sendable {
     public var requestId: Int
@@ -73,6 +76,7 @@ public struct SeekRequest: Codable, Hashable, Sendable {
     }
 }
 
+// wire: message
 /// SET_PLAYBACK_RATE to `playbackRate`, or multiply by `relativePlaybackRate`.
 public struct SetPlaybackRateRequest: Codable, Hashable, Sendable {
     public var requestId: Int
@@ -128,6 +132,7 @@ public struct EditAudioTracksRequest: Codable, Hashable, Sendable {
     }
 }
 
+// wire: message
 /// MEDIA_STATUS. `status` is empty when there is no media session; `requestId` 0 (or
 /// absent) marks a broadcast.
 public struct MediaStatusMessage: Codable, Hashable, Sendable {

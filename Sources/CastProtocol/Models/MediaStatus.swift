@@ -11,13 +11,16 @@
 /// them whenever a status was decoded, stored or handed on: a tenth of decoding a status was
 /// memmove. Reading and changing members works as with any struct.
 public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
+    // wire: read write; box MediaInformation
     /// The members, as they are on the wire (the Codable form is theirs).
     struct Fields: Codable, Hashable, Sendable {
         var contentId: String
         var contentUrl: String?
+        /// Required by the protocol, but some senders send null.
         var streamType: StreamType?
         var contentType: String?
         var metadata: MediaMetadata?
+        /// Seconds; absent for live streams.
         var duration: Double?
         var tracks: [MediaTrack]?
         var textTrackStyle: TextTrackStyle?
@@ -45,65 +48,6 @@ public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
             breaks: breaks, breakClips: breakClips, customData: customData))
     }
 
-    public var contentId: String {
-        get { box.storage.fields.contentId }
-        _modify { yield &fields.contentId }
-    }
-    public var contentUrl: String? {
-        get { box.storage.fields.contentUrl }
-        _modify { yield &fields.contentUrl }
-    }
-    /// Required by the protocol, but some senders send null.
-    public var streamType: StreamType? {
-        get { box.storage.fields.streamType }
-        _modify { yield &fields.streamType }
-    }
-    public var contentType: String? {
-        get { box.storage.fields.contentType }
-        _modify { yield &fields.contentType }
-    }
-    public var metadata: MediaMetadata? {
-        get { box.storage.fields.metadata }
-        _modify { yield &fields.metadata }
-    }
-    /// Seconds; absent for live streams.
-    public var duration: Double? {
-        get { box.storage.fields.duration }
-        _modify { yield &fields.duration }
-    }
-    public var tracks: [MediaTrack]? {
-        get { box.storage.fields.tracks }
-        _modify { yield &fields.tracks }
-    }
-    public var textTrackStyle: TextTrackStyle? {
-        get { box.storage.fields.textTrackStyle }
-        _modify { yield &fields.textTrackStyle }
-    }
-    public var breaks: [AdBreak]? {
-        get { box.storage.fields.breaks }
-        _modify { yield &fields.breaks }
-    }
-    public var breakClips: [AdBreakClip]? {
-        get { box.storage.fields.breakClips }
-        _modify { yield &fields.breakClips }
-    }
-    public var vmapAdsRequest: AdsRequest? {
-        get { box.storage.fields.vmapAdsRequest }
-        _modify { yield &fields.vmapAdsRequest }
-    }
-    public var hlsSegmentFormat: String? {
-        get { box.storage.fields.hlsSegmentFormat }
-        _modify { yield &fields.hlsSegmentFormat }
-    }
-    public var entity: String? {
-        get { box.storage.fields.entity }
-        _modify { yield &fields.entity }
-    }
-    public var customData: JSONValue? {
-        get { box.storage.fields.customData }
-        _modify { yield &fields.customData }
-    }
-
     public static func == (a: MediaInformation, b: MediaInformation) -> Bool {
         a.box.isShared(with: b.box) || a.box.fields == b.box.fields
     }
@@ -111,16 +55,7 @@ public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
     public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 }
 
-extension MediaInformation: Codable {
-    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
-    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
-}
-
-/// Debuggers, `dump` and reflection see the members, as for any other model.
-extension MediaInformation: CustomReflectable {
-    public var customMirror: Mirror { Mirror(reflecting: box.fields) }
-}
-
+// wire: read write
 /// An entry of a media queue. `itemId` is assigned by the receiver: leave it out in
 /// QUEUE_LOAD and QUEUE_INSERT.
 public struct QueueItem: Codable, Hashable, Sendable {
@@ -148,6 +83,7 @@ public struct QueueItem: Codable, Hashable, Sendable {
     }
 }
 
+// wire: read write
 /// A queue given with LOAD or reported in a status.
 public struct QueueData: Codable, Hashable, Sendable {
     public var id: String?
@@ -171,6 +107,7 @@ public struct QueueData: Codable, Hashable, Sendable {
     }
 }
 
+// wire: read write
 /// The seekable window of a live or event stream.
 public struct LiveSeekableRange: Codable, Hashable, Sendable {
     public var start: Double?
@@ -179,6 +116,7 @@ public struct LiveSeekableRange: Codable, Hashable, Sendable {
     public var isLiveDone: Bool?
 }
 
+// wire: read write
 public struct VideoInfo: Codable, Hashable, Sendable {
     public var width: Int?
     public var height: Int?
@@ -186,6 +124,7 @@ public struct VideoInfo: Codable, Hashable, Sendable {
     public var hdrType: String?
 }
 
+// wire: read write
 /// Loading of the next media reported while `playerState` still describes the old one.
 public struct ExtendedMediaStatus: Codable, Hashable, Sendable {
     public var playerState: PlayerState?
@@ -207,17 +146,23 @@ public struct ExtendedMediaStatus: Codable, Hashable, Sendable {
 /// and the window: into its array, its message, the session's snapshot and every observer.
 /// Reading and changing members works as with any struct.
 public struct MediaStatus: Hashable, Sendable, CopyOnWriteModel {
+    // wire: read write; box MediaStatus
     /// The members, as they are on the wire (the Codable form is theirs).
     struct Fields: Codable, Hashable, Sendable {
         var mediaSessionId: Int
         var playerState: PlayerState
+        /// Only while IDLE, when the reason is known.
         var idleReason: IdleReason?
+        /// Seconds.
         var currentTime: Double?
         var playbackRate: Double?
         var supportedMediaCommands: MediaCommands?
+        /// The stream volume (not the device volume).
         var volume: Volume?
         var activeTrackIds: [Int]?
+        /// Sent only when it changed: keep the last one (see `merging(previous:)`).
         var media: MediaInformation?
+        /// Present only while an ad break plays.
         var breakStatus: BreakStatus?
         var currentItemId: Int?
         var loadingItemId: Int?
@@ -234,92 +179,6 @@ public struct MediaStatus: Hashable, Sendable, CopyOnWriteModel {
     var box: CopyOnWrite<Fields>
 
     init(box: CopyOnWrite<Fields>) { self.box = box }
-
-    public var mediaSessionId: Int {
-        get { box.storage.fields.mediaSessionId }
-        _modify { yield &fields.mediaSessionId }
-    }
-    public var playerState: PlayerState {
-        get { box.storage.fields.playerState }
-        _modify { yield &fields.playerState }
-    }
-    /// Only while IDLE, when the reason is known.
-    public var idleReason: IdleReason? {
-        get { box.storage.fields.idleReason }
-        _modify { yield &fields.idleReason }
-    }
-    /// Seconds.
-    public var currentTime: Double? {
-        get { box.storage.fields.currentTime }
-        _modify { yield &fields.currentTime }
-    }
-    public var playbackRate: Double? {
-        get { box.storage.fields.playbackRate }
-        _modify { yield &fields.playbackRate }
-    }
-    public var supportedMediaCommands: MediaCommands? {
-        get { box.storage.fields.supportedMediaCommands }
-        _modify { yield &fields.supportedMediaCommands }
-    }
-    /// The stream volume (not the device volume).
-    public var volume: Volume? {
-        get { box.storage.fields.volume }
-        _modify { yield &fields.volume }
-    }
-    public var activeTrackIds: [Int]? {
-        get { box.storage.fields.activeTrackIds }
-        _modify { yield &fields.activeTrackIds }
-    }
-    /// Sent only when it changed: keep the last one (see `merging(previous:)`).
-    public var media: MediaInformation? {
-        get { box.storage.fields.media }
-        _modify { yield &fields.media }
-    }
-    /// Present only while an ad break plays.
-    public var breakStatus: BreakStatus? {
-        get { box.storage.fields.breakStatus }
-        _modify { yield &fields.breakStatus }
-    }
-    public var currentItemId: Int? {
-        get { box.storage.fields.currentItemId }
-        _modify { yield &fields.currentItemId }
-    }
-    public var loadingItemId: Int? {
-        get { box.storage.fields.loadingItemId }
-        _modify { yield &fields.loadingItemId }
-    }
-    public var preloadedItemId: Int? {
-        get { box.storage.fields.preloadedItemId }
-        _modify { yield &fields.preloadedItemId }
-    }
-    public var items: [QueueItem]? {
-        get { box.storage.fields.items }
-        _modify { yield &fields.items }
-    }
-    public var repeatMode: RepeatMode? {
-        get { box.storage.fields.repeatMode }
-        _modify { yield &fields.repeatMode }
-    }
-    public var queueData: QueueData? {
-        get { box.storage.fields.queueData }
-        _modify { yield &fields.queueData }
-    }
-    public var liveSeekableRange: LiveSeekableRange? {
-        get { box.storage.fields.liveSeekableRange }
-        _modify { yield &fields.liveSeekableRange }
-    }
-    public var videoInfo: VideoInfo? {
-        get { box.storage.fields.videoInfo }
-        _modify { yield &fields.videoInfo }
-    }
-    public var extendedStatus: ExtendedMediaStatus? {
-        get { box.storage.fields.extendedStatus }
-        _modify { yield &fields.extendedStatus }
-    }
-    public var customData: JSONValue? {
-        get { box.storage.fields.customData }
-        _modify { yield &fields.customData }
-    }
 
     public init(mediaSessionId: Int, playerState: PlayerState) {
         self.init(fields: Fields(mediaSessionId: mediaSessionId, playerState: playerState))
@@ -349,12 +208,3 @@ public struct MediaStatus: Hashable, Sendable, CopyOnWriteModel {
     public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 }
 
-extension MediaStatus: Codable {
-    public init(from decoder: any Decoder) throws { self.init(fields: try Fields(from: decoder)) }
-    public func encode(to encoder: any Encoder) throws { try box.fields.encode(to: encoder) }
-}
-
-/// Debuggers, `dump` and reflection see the members, as for any other model.
-extension MediaStatus: CustomReflectable {
-    public var customMirror: Mirror { Mirror(reflecting: box.fields) }
-}

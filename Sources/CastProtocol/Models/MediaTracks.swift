@@ -3,6 +3,7 @@
 // The media namespace's data types: what a LOAD carries and a MEDIA_STATUS reports.
 // Swift names follow the wire JSON; every field a receiver may omit is optional.
 
+// wire: read write
 public struct MediaTrack: Codable, Hashable, Sendable {
     public var trackId: Int
     public var type: TrackType
@@ -35,6 +36,7 @@ public struct MediaTrack: Codable, Hashable, Sendable {
     }
 }
 
+// wire: read write
 /// How text tracks are drawn. Colors are `#RRGGBBAA` strings (see `CastColor`).
 public struct TextTrackStyle: Codable, Hashable, Sendable {
     public var foregroundColor: String?
