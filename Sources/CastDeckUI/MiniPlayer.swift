@@ -5,7 +5,7 @@ import GtkInterop
 
 /// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
 /// a progress line, Play/Pause, Stop Casting and "Return to full controller". Its buttons are
-/// the action table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
+/// the command table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
 /// or pauses, Escape returns to the full controller. It renders AppModel like the main window,
 /// so another sender's pause shows here too.
 @MainActor

@@ -214,11 +214,13 @@ public final class MPRISService: DBusObjectHandler {
         return types.first { path.hasSuffix($0.0) }?.1 ?? "video/mp4"
     }
 
-    /// Every command through the action table, which drops what is not enabled now.
+    /// Every command through the command table, which drops what is not enabled now.
     private func send(_ action: AppAction?) {
         guard let action else { return }
         Task { await model.perform(action) }
     }
+
+    private func send(_ name: AppAction.Name?) { send(name?.action()) }
 
     // MARK: introspection
 
