@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
-        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery", "LocalMedia"]),
+        .target(name: "AppModel", dependencies: ["CastCore", "CastProtocol", "CastClient", "CastDiscovery", "LocalMedia"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands", "LocalMedia"]),
         // MPRIS over GDBus: AppModel on the session bus as org.mpris.MediaPlayer2.CastDeck; no GTK
         // widgets, tested headless on a private bus (dbus-run-session).

@@ -75,10 +75,11 @@ public final class CastDeckApplication {
 
     func startup() {
         settings = Settings(schemaID: Self.appID)
+        // gettext into the one localisation stack (AppModel's Localization).
         Localization.translate = { Gettext.translate($0) }
+        Localization.translatePlural = { Gettext.translate($0, $1, $2) }
         Localization.translateLanguageName = { Gettext.translate($0, domain: Gettext.languageNamesDomain) }
         Localization.isRightToLeft = Gettext.isRightToLeft
-        Gettext.localizeDigits = { Localization.localizeDigits($0) }
         Gtk.setDefaultIconName(Self.appID)
         // Ctrl+Q asks first while media is cast (Application+Desktop.swift).
         let quit = SimpleAction(name: "quit") { [unowned self] _ in self.requestQuit() }
