@@ -122,7 +122,7 @@ extension CastDeckApplication {
         guard let model, let window else { return }
         if desktop.miniPlayer?.isShown != true {
             do {
-                let mini = try MiniPlayer(app: app, model: model)
+                let mini = try MiniPlayer(app: app, model: model, clock: window.clock)
                 mini.onClosed = { [unowned self] in self.miniPlayerClosed() }
                 desktop.miniPlayer = mini
             } catch {

@@ -33,6 +33,8 @@
 //   MiniPlayer                                AdwWindow [mini-player.ui]: artwork, title, progress,
 //                                             Play/Pause, Stop casting, Return (app.full-controller)
 //   MPRISService (MPRIS target)               org.mpris.MediaPlayer2.CastDeck [Application+Desktop.swift]
+//   PlaybackClock                             the one 500 ms position tick of the main window
+//                                             and the mini player [PlaybackClock.swift]
 //
 // Commands: ModelActions turns AppModel's `AppAction` table into "win." GActions; buttons bind
 // with action-name, keys through the table's accelerators, so both share one code path and one
