@@ -66,7 +66,7 @@ let package = Package(
         // into CastDeckResources. No C module: GTK only through GtkInterop.
         .target(
             name: "CastDeckUI",
-            dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastCore", "CastProtocol", "MPRIS"],
+            dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastCore", "CastProtocol"],
             exclude: ["castdeck.gresource.xml", "style.css", "main-window.ui", "shortcuts.ui", "device-list.ui",
                       "device-row.ui", "add-device-dialog.ui", "cast-link-dialog.ui", "mini-controller.ui", "expanded-controller.ui",
                       "tracks-popover.ui", "style-editor.ui", "queue-view.ui", "cast-choice-dialog.ui", "mini-player.ui",
@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "CastDeckResources", dependencies: ["CGtk"]),
         .testTarget(name: "CastDeckUITests", dependencies: ["CastDeckUI", "CastDeckResources", "GtkInterop", "AppModel"]),
         .executableTarget(name: "castdeck", dependencies: [
-            "CastDeckUI", "CastDeckResources", "AppModel", "CastClient", "CastCore", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
+            "CastDeckUI", "CastDeckResources", "AppModel", "CastClient", "CastCore", "CastDiscovery", "GLibInterop", "CastReceiver",
+            "CastProtocol", "ImageCache", "MPRIS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.

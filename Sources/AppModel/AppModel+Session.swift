@@ -49,9 +49,10 @@ extension AppModel {
         self.session = session
         connection = .connected(deviceID: device.id)
         // It answered: what an earlier probe said against it no longer holds.
-        if let i = deviceList.firstIndex(where: { $0.id == device.id }), deviceList[i].probeFailure != nil {
-            deviceList[i].probeFailure = nil
-            deviceList[i].statusText = nil
+        if var answered = deviceList.first(where: { $0.id == device.id }), answered.probeFailure != nil {
+            answered.probeFailure = nil
+            answered.statusText = nil
+            fold(.updated(answered))
         }
         follow(session, name: device.friendlyName)
         if !pendingFiles.isEmpty { await castFiles(pendingFiles) }

@@ -12,9 +12,11 @@ import GLibInterop
 ///         │                 SeekDetector ───────────▶ Seeked (any jump, any sender)
 ///         ◀── AppModel.perform(AppAction) ◀── Play, Pause, Seek, Rate, Volume … calls
 ///
-/// Commands go through the action table (`AppModel.isEnabled`/`perform`) like buttons and keys;
-/// the Can* properties are the same table's answers. Position is read on demand (interpolated
-/// by CastClient's rule) and, as the specification says, never sent in PropertiesChanged.
+/// Commands go through AppModel's command table (`AppModel.isEnabled`/`perform`) like buttons
+/// and keys; the Can* properties are the same table's enabled rules. Position is read on demand
+/// (interpolated by CastClient's rule) and, as the specification says, never sent in
+/// PropertiesChanged. castdeck, the composition root, builds the service on GApplication's bus
+/// connection and gives it Raise and Quit; the window does not know it exists.
 @MainActor
 public final class MPRISService: DBusObjectHandler {
     /// What the application does for the root interface.
