@@ -49,10 +49,6 @@ extension AppModel {
         await run { try await $0.media.seek(to: seconds) }
     }
 
-    func setRate(_ rate: Double) async {
-        await run { try await $0.media.setPlaybackRate(rate) }
-    }
-
     /// Chooses a subtitle track (nil = off), keeping the active audio track.
     func selectTextTrack(_ id: Int?) async {
         var ids = activeTrackIDs.filter { tid in !textTracks.contains { $0.trackId == tid } }
@@ -86,16 +82,6 @@ extension AppModel {
 
     func skipAd() async {
         await run { try await $0.media.skipAd() }
-    }
-
-    /// The device's volume (SET_VOLUME on the receiver namespace), not the stream's.
-    func setVolume(_ level: Double) async {
-        await run { try await $0.setVolume(min(1, max(0, level))) }
-    }
-
-    func toggleMute() async {
-        let muted = !isMuted
-        await run { try await $0.setMuted(muted) }
     }
 
     /// Loads what finished or was stopped again, from the start (a local file is shared anew).
@@ -140,11 +126,8 @@ extension AppModel {
         followResume(key, contentId: link)
     }
 
-    func stopCasting() async {
-        await run { try await $0.media.stop() }
-    }
-
-    private func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
+    /// Runs `body` on the session; a failure becomes a notice (`failed` explains it instead).
+    func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
         guard let session else { post(tr("Not connected to a Cast device.")); return }
         do {
             try await body(session)

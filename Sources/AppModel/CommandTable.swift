@@ -4,8 +4,9 @@ import CastClient
 import CastProtocol
 
 /// One command of the window, as one value: what it is called, its keys, its parameter, when it
-/// is enabled, what it does, and the sentences for its refusals. `AppAction.Name.entry` below
-/// holds one per command; buttons (GActions "win.<name>", CastDeckUI's ModelActions), keys,
+/// is enabled, what it does, and the sentences for its refusals. This file is the command
+/// table: the names (`AppAction.Name`, the GAction names) and `AppAction.Name.entry`, one
+/// entry per name; buttons (GActions "win.<name>", CastDeckUI's ModelActions), keys,
 /// menus, MPRIS and the mini player all reach the model through this table
 /// (`AppModel.perform(_:)`), and so do the tests.
 public struct AppCommand: Sendable {
@@ -44,6 +45,98 @@ public struct AppCommand: Sendable {
 
     /// The command `perform` is running in this task (failures are explained from it).
     @TaskLocal static var performing: AppAction.Name?
+}
+
+extension AppAction {
+    /// The action's stable name: the GAction name in the window ("win.<raw value>"), and what
+    /// MPRIS or tests use to look a command up. One name per command table entry.
+    public enum Name: String, CaseIterable, Sendable {
+        case togglePlayPause = "toggle-play"
+        case play
+        case pause
+        case seekBackward = "seek-back"
+        case seekForward = "seek-forward"
+        case seekBackward30 = "seek-back-30"
+        case seekForward30 = "seek-forward-30"
+        case seekTo = "seek-to"
+        case stopCasting = "stop-casting"
+        case skipAd = "skip-ad"
+        case setRate = "rate"
+        case toggleMute = "toggle-mute"
+        case setVolume = "volume"
+        case selectTextTrack = "text-track"
+        case selectAudioTrack = "audio-track"
+        case applyStyle = "apply-style"
+        case useStyleAsDefault = "use-style-as-default"
+        case castSample = "cast-sample"
+        case burnSubtitles = "burn-subtitles"
+        case playAgain = "play-again"
+        case chooseLink = "cast-link"
+        case chooseFiles = "cast-file"
+        case disconnect
+        case queueNext = "queue-next"
+        case queuePrev = "queue-prev"
+        case queueJump = "queue-jump"
+        case queueRemove = "queue-remove"
+        case queueMoveUp = "queue-move-up"
+        case queueMove = "queue-move"
+        case queueMoveDown = "queue-move-down"
+        case queuePlayNext = "queue-play-next"
+        case cycleRepeat = "queue-repeat"
+        case toggleShuffle = "queue-shuffle"
+        case showPreferences = "preferences"
+        case toggleRememberPositions = "remember-positions"
+
+        /// This command's entry in the table.
+        public var command: AppCommand { AppCommand.table[self]! }
+
+        public var parameter: Parameter { command.parameter }
+        /// Keyboard shortcuts that work wherever the focus is, in GTK accelerator syntax.
+        public var accelerators: [String] { command.accelerators }
+        /// Keys that are shortcuts only when the focused widget has no use for them (Space on a
+        /// focused button presses it; arrows on a focused slider move it). The window checks
+        /// the focus before it runs these (MainWindow.handleKey).
+        public var yieldingKeys: [String] { command.yieldingKeys }
+        /// What a menu item or the shortcuts window calls it (translated).
+        public var label: String { command.label }
+
+        /// The action for this name with its parameter (nil when the parameter is missing or of
+        /// the wrong kind, and for `pair`, which only a gesture makes).
+        public func action(double: Double? = nil, int: Int? = nil) -> AppAction? {
+            switch parameter {
+            case .none: AppAction(self, command.implied)
+            case .double: double.map { AppAction(self, .double($0)) }
+            case .int: int.map { AppAction(self, .int($0)) }
+            case .pair: nil
+            }
+        }
+    }
+}
+
+// The commands that carry a value, spelled as before at the call sites (`.setRate(2)`).
+extension AppAction {
+    /// Relative seek in seconds (negative: backward); ±30 s and more use the 30 s names.
+    public static func seekBy(_ delta: Double) -> AppAction {
+        AppAction(delta < 0 ? (delta <= -30 ? .seekBackward30 : .seekBackward) : (delta >= 30 ? .seekForward30 : .seekForward), .double(delta))
+    }
+    /// Absolute seek in seconds of content time.
+    public static func seekTo(_ seconds: Double) -> AppAction { AppAction(.seekTo, .double(seconds)) }
+    /// Playback speed; the receiver is asked for exactly this rate.
+    public static func setRate(_ rate: Double) -> AppAction { AppAction(.setRate, .double(rate)) }
+    /// Device volume, 0…1.
+    public static func setVolume(_ level: Double) -> AppAction { AppAction(.setVolume, .double(level)) }
+    /// A text track id, or nil for subtitles off.
+    public static func selectTextTrack(_ id: Int?) -> AppAction { AppAction(.selectTextTrack, .int(id ?? -1)) }
+    public static func selectAudioTrack(_ id: Int) -> AppAction { AppAction(.selectAudioTrack, .int(id)) }
+    /// Cast the playing local file again with this embedded subtitle drawn in (nil: none).
+    public static func burnSubtitles(_ number: Int?) -> AppAction { AppAction(.burnSubtitles, .int(number ?? -1)) }
+    public static func queueJump(_ id: Int) -> AppAction { AppAction(.queueJump, .int(id)) }
+    public static func queueRemove(_ id: Int) -> AppAction { AppAction(.queueRemove, .int(id)) }
+    public static func queueMoveUp(_ id: Int) -> AppAction { AppAction(.queueMoveUp, .int(id)) }
+    public static func queueMoveDown(_ id: Int) -> AppAction { AppAction(.queueMoveDown, .int(id)) }
+    public static func queuePlayNext(_ id: Int) -> AppAction { AppAction(.queuePlayNext, .int(id)) }
+    /// Move a queue item to where another one is (a row dragged onto another row).
+    public static func queueMove(_ id: Int, onto target: Int) -> AppAction { AppAction(.queueMove, .pair(id, target)) }
 }
 
 extension AppModel {
@@ -90,7 +183,7 @@ extension AppAction.Name {
             AppCommand({ tr("Position") }, parameter: .double, enabled: { $0.canSeek && ($0.duration ?? 0) > 0 },
                        refusal: { $0.seekRefusal }, run: { m, a in await m.seek(to: a.double ?? 0) })
         case .stopCasting:
-            AppCommand({ tr("Stop Casting") }, enabled: { $0.controlsMedia }, run: { m, _ in await m.stopCasting() })
+            AppCommand({ tr("Stop Casting") }, enabled: { $0.controlsMedia }, run: { m, _ in await m.run { try await $0.media.stop() } })
         case .skipAd:
             AppCommand({ tr("Skip Ad") }, enabled: { $0.adState?.isSkippable == true },
                        refusal: { m in
@@ -104,13 +197,22 @@ extension AppAction.Name {
             AppCommand({ tr("Playback speed") }, parameter: .double, enabled: { $0.controlsMedia && $0.supports(.playbackRate) },
                        refusal: { $0.controlsMedia ? tr("This receiver cannot change the playback speed.") : nil },
                        notSupported: { tr("This receiver cannot change the playback speed.") },
-                       state: { .double($0.selectedRate) }, run: { m, a in await m.setRate(a.double ?? 1) })
+                       state: { .double($0.selectedRate) }, run: { m, a in
+                           let rate = a.double ?? 1
+                           await m.run { try await $0.media.setPlaybackRate(rate) }
+                       })
         case .toggleMute:
-            AppCommand({ tr("Mute") }, enabled: { $0.controlsVolume }, state: { .bool($0.isMuted) },
-                       run: { m, _ in await m.toggleMute() })
+            // The device's mute (as Google's Cast dialog: the device, not the stream).
+            AppCommand({ tr("Mute") }, enabled: { $0.controlsVolume }, state: { .bool($0.isMuted) }, run: { m, _ in
+                let muted = !m.isMuted
+                await m.run { try await $0.setMuted(muted) }
+            })
         case .setVolume:
-            AppCommand({ tr("Volume") }, parameter: .double, enabled: { $0.controlsVolume },
-                       run: { m, a in await m.setVolume(a.double ?? 0) })
+            // The device's volume (SET_VOLUME on the receiver namespace), 0…1, not the stream's.
+            AppCommand({ tr("Volume") }, parameter: .double, enabled: { $0.controlsVolume }, run: { m, a in
+                let level = min(1, max(0, a.double ?? 0))
+                await m.run { try await $0.setVolume(level) }
+            })
         case .selectTextTrack:
             AppCommand({ tr("Subtitles") }, parameter: .int, enabled: { $0.hasTracksToChoose },
                        state: { .int($0.activeTextTrackID ?? -1) }, run: { m, a in await m.selectTextTrack(a.optionalID) })
