@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
-        .target(name: "AppModel", dependencies: ["CastProtocol", "CastClient", "CastDiscovery", "LocalMedia"]),
+        .target(name: "AppModel", dependencies: ["CastCore", "CastProtocol", "CastClient", "CastDiscovery", "LocalMedia"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands", "LocalMedia"]),
         // MPRIS over GDBus: AppModel on the session bus as org.mpris.MediaPlayer2.CastDeck; no GTK
         // widgets, tested headless on a private bus (dbus-run-session).
@@ -66,7 +66,7 @@ let package = Package(
         // into CastDeckResources. No C module: GTK only through GtkInterop.
         .target(
             name: "CastDeckUI",
-            dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastCore", "CastProtocol", "MPRIS"],
+            dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastCore", "CastProtocol"],
             exclude: ["castdeck.gresource.xml", "style.css", "main-window.ui", "shortcuts.ui", "device-list.ui",
                       "device-row.ui", "add-device-dialog.ui", "cast-link-dialog.ui", "mini-controller.ui", "expanded-controller.ui",
                       "tracks-popover.ui", "style-editor.ui", "queue-view.ui", "cast-choice-dialog.ui", "mini-player.ui",
@@ -77,7 +77,8 @@ let package = Package(
         .target(name: "CastDeckResources", dependencies: ["CGtk"]),
         .testTarget(name: "CastDeckUITests", dependencies: ["CastDeckUI", "CastDeckResources", "GtkInterop", "AppModel"]),
         .executableTarget(name: "castdeck", dependencies: [
-            "CastDeckUI", "CastDeckResources", "AppModel", "CastClient", "CastCore", "GLibInterop", "CastReceiver", "CastProtocol", "ImageCache",
+            "CastDeckUI", "CastDeckResources", "AppModel", "CastClient", "CastCore", "CastDiscovery", "GLibInterop", "CastReceiver",
+            "CastProtocol", "ImageCache", "MPRIS",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The sender: TLS connection, heartbeat, sessions, RemoteMediaClient, custom channels.

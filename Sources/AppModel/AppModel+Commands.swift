@@ -9,7 +9,7 @@ import LocalMedia
 // receiver's supportedMediaCommands; a refusal or failure becomes a notice.
 extension AppModel {
     /// Loads the demo sample (with the default subtitle style, if any).
-    public func castSample() async {
+    func castSample() async {
         guard let sample = sampleMedia else { return }
         await load(sample)
     }
@@ -33,40 +33,36 @@ extension AppModel {
         }
     }
 
-    public func togglePlayPause() async {
+    func togglePlayPause() async {
         if isPlaying { await run { try await $0.media.pause() } } else { await run { try await $0.media.play() } }
     }
 
-    public func seek(by delta: Double) async {
-        guard !isPlayingAd else { post(tr("Seeking is not possible while an ad plays.")); return }
+    // The commands of the table (CommandTable.swift): `perform` runs them once their rule
+    // allows, so they do not check it again (no seeking during an ad, a skip not allowed yet).
+    func seek(by delta: Double) async {
         var target = position + delta
         if let d = duration { target = min(target, d) }
         await seek(to: max(0, target))
     }
 
-    public func seek(to seconds: Double) async {
-        guard !isPlayingAd else { post(tr("Seeking is not possible while an ad plays.")); return }
+    func seek(to seconds: Double) async {
         await run { try await $0.media.seek(to: seconds) }
     }
 
-    public func setRate(_ rate: Double) async {
-        await run { try await $0.media.setPlaybackRate(rate) }
-    }
-
     /// Chooses a subtitle track (nil = off), keeping the active audio track.
-    public func selectTextTrack(_ id: Int?) async {
+    func selectTextTrack(_ id: Int?) async {
         var ids = activeTrackIDs.filter { tid in !textTracks.contains { $0.trackId == tid } }
         if let id { ids.append(id) }
         await run { [ids] in try await $0.media.setActiveTrackIDs(ids) }
     }
 
-    public func selectAudioTrack(_ id: Int) async {
+    func selectAudioTrack(_ id: Int) async {
         var ids = activeTrackIDs.filter { tid in !audioTracks.contains { $0.trackId == tid } }
         ids.append(id)
         await run { [ids] in try await $0.media.setActiveTrackIDs(ids) }
     }
 
-    public func applyStyle() async {
+    func applyStyle() async {
         let style = draftStyle
         var sent = false
         await run { try await $0.media.setTextTrackStyle(style); sent = true }
@@ -74,7 +70,7 @@ extension AppModel {
     }
 
     /// Stores the draft as the default that every later load sends.
-    public func useStyleAsDefault() {
+    func useStyleAsDefault() {
         preferences.defaultTextTrackStyle = draftStyle
         post(tr("Saved: this style is sent with everything cast from now on."))
     }
@@ -84,28 +80,12 @@ extension AppModel {
 
     public var defaultStyle: TextTrackStyle? { preferences.defaultTextTrackStyle }
 
-    public func skipAd() async {
-        guard let ad = adState else { return }
-        guard ad.isSkippable else {
-            if let n = ad.skippableIn { post(tr("This ad can be skipped in {0} s.", Int(min(n, 1e9)))) }
-            else { post(tr("This ad cannot be skipped.")) }
-            return
-        }
+    func skipAd() async {
         await run { try await $0.media.skipAd() }
     }
 
-    /// The device's volume (SET_VOLUME on the receiver namespace), not the stream's.
-    public func setVolume(_ level: Double) async {
-        await run { try await $0.setVolume(min(1, max(0, level))) }
-    }
-
-    public func toggleMute() async {
-        let muted = !isMuted
-        await run { try await $0.setMuted(muted) }
-    }
-
     /// Loads what finished or was stopped again, from the start (a local file is shared anew).
-    public func playAgain() async {
+    func playAgain() async {
         switch lastLoad {
         case .file(let path)?: await castFiles([path], askToResume: false)
         case .media(let media)?:
@@ -146,11 +126,8 @@ extension AppModel {
         followResume(key, contentId: link)
     }
 
-    public func stopCasting() async {
-        await run { try await $0.media.stop() }
-    }
-
-    private func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
+    /// Runs `body` on the session; a failure becomes a notice (`failed` explains it instead).
+    func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
         guard let session else { post(tr("Not connected to a Cast device.")); return }
         do {
             try await body(session)

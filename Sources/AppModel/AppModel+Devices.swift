@@ -24,7 +24,10 @@ extension AppModel {
         }
     }
 
-    func fold(_ event: DiscoveryEvent) {
+    /// The one writer of `deviceList`: a fold of the directory's events. The model folds the
+    /// same events itself where it must not wait for the directory (a device added by address
+    /// is listed at once; Undo puts a forgotten device back `at` the place it had).
+    func fold(_ event: DiscoveryEvent, at position: Int? = nil) {
         switch event {
         case .browsing:
             discoveryState = .browsing
@@ -34,7 +37,14 @@ extension AppModel {
             discoveryState = .unavailable(reason: error.description)
         case .added(let d), .updated(let d):
             if discoveryState == .starting, d.source == .discovered { discoveryState = .browsing }
-            if let i = deviceList.firstIndex(where: { $0.id == d.id }) { deviceList[i] = d } else { deviceList.append(d) }
+            if let position {
+                deviceList.removeAll { $0.id == d.id }
+                deviceList.insert(d, at: min(position, deviceList.count))
+            } else if let i = deviceList.firstIndex(where: { $0.id == d.id }) {
+                deviceList[i] = d
+            } else {
+                deviceList.append(d)
+            }
         case .removed(let d):
             deviceList.removeAll { $0.id == d.id }
         }
@@ -64,7 +74,7 @@ extension AppModel {
             return DeviceInfo(existing)
         }
         let device = ManualDevice(host: parsed.host, port: parsed.port, name: name).device
-        deviceList.append(device)
+        fold(.added(device))
         let directory = directory
         Task { [weak self] in
             do { try await directory.add(address: parsed.description, name: name) } catch {
@@ -108,7 +118,7 @@ extension AppModel {
     public func forget(_ device: DeviceInfo) {
         guard device.origin == .added else { return }
         let position = deviceList.firstIndex { $0.id == device.id }
-        deviceList.removeAll { $0.id == device.id }
+        if let position { fold(.removed(deviceList[position])) }
         let directory = directory
         Task { [weak self] in
             do {
@@ -129,8 +139,7 @@ extension AppModel {
             do {
                 let device = try await directory.restore(forgotten)
                 // The directory's own event may have listed it already, at the end.
-                deviceList.removeAll { $0.id == device.id }
-                deviceList.insert(device, at: min(position ?? deviceList.count, deviceList.count))
+                fold(.added(device), at: position ?? deviceList.count)
             } catch {
                 fail(error)
             }
@@ -143,6 +152,10 @@ extension AppModel {
         guard let problem = device.problem else { return nil }
         return Notice(serial: 0, text: problem.sentence, detail: problem.detail, retryDeviceID: device.id)
     }
+
+    /// Searching the network is turned off (CASTDECK_NO_DISCOVERY): the window says so instead
+    /// of "Searching…". Devices added by address still work.
+    public func discoveryIsOff() { discoveryState = .off }
 
     /// Lists a device this process runs itself (the demo receiver); it is not remembered.
     public func showDevice(_ device: DeviceInfo) {

@@ -6,8 +6,9 @@ import LocalMedia
 // Failures as a person reads them: one translated sentence that says what happened and what to
 // do, with the library's technical text (addresses, errno, protocol names) kept for "Details".
 extension AppModel {
-    /// The sentence for a CastClient failure. `device` is the device's friendly name.
-    public static func explain(_ error: CastClientError, device: String? = nil) -> String {
+    /// The sentence for a CastClient failure. `device` is the device's friendly name;
+    /// `command` the table command that failed (its own sentence for "not supported").
+    public static func explain(_ error: CastClientError, device: String? = nil, command: AppAction.Name? = nil) -> String {
         let name = device ?? tr("The device")
         switch error {
         case .connectionFailed, .tlsFailed:
@@ -34,12 +35,8 @@ extension AppModel {
             return tr("Other media started before this one had loaded.")
         case .invalidPlayerState:
             return tr("That is not possible while nothing is loaded.")
-        case .commandNotSupported(let command) where command == "SET_PLAYBACK_RATE":
-            return tr("This receiver cannot change the playback speed.")
-        case .commandNotSupported(let command) where command == "SKIP_AD":
-            return tr("This ad cannot be skipped yet.")
         case .commandNotSupported:
-            return tr("The media playing on {0} does not allow this.", name)
+            return command?.command.notSupported?() ?? tr("The media playing on {0} does not allow this.", name)
         case .invalidRequest:
             return tr("{0} refused the request.", name)
         case .noMediaSession:
@@ -71,11 +68,12 @@ extension AppModel {
         tr("{0} could not prove that it is a genuine Cast device, and only verified devices are allowed.", Localization.isolatedAddress(name))
     }
 
-    /// Posts a failure: the sentence, with the technical text behind "Details".
+    /// Posts a failure: the sentence, with the technical text behind "Details". Inside
+    /// `perform` the failure is explained from the command being performed.
     func fail(_ error: any Error, device: String? = nil, retry deviceID: String? = nil) {
         let sentence: String
         if let e = error as? CastClientError {
-            sentence = Self.explain(e, device: device)
+            sentence = Self.explain(e, device: device, command: AppCommand.performing)
         } else if let e = error as? LocalMediaError {
             sentence = e.description
         } else {

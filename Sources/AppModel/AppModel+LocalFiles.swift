@@ -140,7 +140,7 @@ extension AppModel {
 
     /// Casts the playing local file again with subtitle `number` drawn in (nil: none), from
     /// where it is now.
-    public func burnSubtitles(_ number: Int?) async {
+    func burnSubtitles(_ number: Int?) async {
         guard let session, case .connected(let deviceID) = connection, case .file(let path)? = lastLoad else { return }
         let at = position
         await castFile(path, session: session, deviceID: deviceID, burn: number, startTime: at)

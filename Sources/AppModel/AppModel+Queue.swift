@@ -5,7 +5,7 @@ import CastProtocol
 import LocalMedia
 
 /// The queue in the window: rows rendered from CastClient's `MediaQueue`, items fetched
-/// only for the rows looked at, and the queue commands of the action table.
+/// only for the rows looked at, and the queue commands of the command table.
 extension AppModel {
     /// One row of the queue list.
     public struct QueueRow: Equatable, Sendable {
@@ -67,7 +67,7 @@ extension AppModel {
         }
     }
 
-    // MARK: commands (through the action table)
+    // MARK: commands (through the command table)
 
     func queueCommand(_ body: (RemoteMediaClient) async throws(CastClientError) -> Void) async {
         guard let media = session?.media else { return }

@@ -48,7 +48,7 @@ extension AppModel {
         playbackMemory = PlaybackMemory.standard()
     }
 
-    /// Turns remembering on or off (the Preferences switch, through the action table).
+    /// Turns remembering on or off (the Preferences switch, through the command table).
     /// Off forgets every place remembered: off means CastDeck keeps no such list.
     public func setRemembersPositions(_ on: Bool) {
         guard on != remembersPositions else { return }

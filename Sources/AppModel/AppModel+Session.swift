@@ -52,9 +52,10 @@ extension AppModel {
         receiverStatus = await session.receiverStatus
         adopt(await session.media.snapshot, from: session)
         // It answered: what an earlier probe said against it no longer holds.
-        if let i = deviceList.firstIndex(where: { $0.id == device.id }), deviceList[i].probeFailure != nil {
-            deviceList[i].probeFailure = nil
-            deviceList[i].statusText = nil
+        if var answered = deviceList.first(where: { $0.id == device.id }), answered.probeFailure != nil {
+            answered.probeFailure = nil
+            answered.statusText = nil
+            fold(.updated(answered))
         }
         follow(session, name: device.friendlyName)
         if !pendingFiles.isEmpty { await castFiles(pendingFiles) }

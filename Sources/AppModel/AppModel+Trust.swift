@@ -28,8 +28,3 @@ extension AppModel {
         }
     }
 }
-
-extension CastClientConnector {
-    /// Refuse devices that cannot prove they are genuine (GSettings `require-verified-devices`).
-    public mutating func requireVerifiedDevices() { configuration.deviceAuthentication.mode = .require }
-}

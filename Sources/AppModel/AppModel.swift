@@ -15,13 +15,21 @@
 //   AppModel+Playback: mediaStatus, position(at:), adState(at:), tracks … all read from the
 //   snapshot, so the window and castctl interpolate with the same rule (MediaStatusSnapshot).
 //
-//   AppModel+Commands: play, pause, seek, rate, tracks, style, ad skip, volume, stop → the
-//   session's RemoteMediaClient (which checks supportedMediaCommands, once); errors → `notice`.
+//   Commands: one way in, `perform(AppAction)`, for buttons, keys, menus, MPRIS, the mini
+//   player and tests. CommandTable.swift holds one `AppCommand` per command (name, label,
+//   keys, parameter, enabled rule, action, the sentences for a refusal); `perform` runs the
+//   entry only when its rule allows, and a failure becomes a `notice` explained from the
+//   command being performed (not from the wire's name for it). The command methods
+//   (+Commands, +Queue: play, pause, seek, rate, tracks, style, ad skip, volume, stop, queue)
+//   are internal: the table is their only caller.
 //
-// Files: AppModel (state, init), +Devices, +Session, +Playback, +Commands, +Compatibility
-// (the older init/browser/connector names the window still uses), +LocalFiles, +Queue,
-// +ThisComputer (what follows from serving media from here: the quit question, the CORS
-// check, ended shares).
+//   The device list has one writer, `fold(_:at:)` (+Devices): the directory's events, and
+//   the same events folded early where the model must not wait for the directory.
+//
+// Files: AppModel (state, init), Actions + CommandTable (the command table), +Devices,
+// +Session, +Playback, +Commands, +LocalFiles, +Queue, +ThisComputer (what follows from
+// serving media from here: the quit question, the CORS check, ended shares), Localization
+// (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
 import CastDiscovery
 import CastProtocol
@@ -106,6 +114,7 @@ public final class AppModel {
     // MARK: state
 
     /// The directory's devices as its events arrived (added by address first).
+    /// Written only by `fold(_:at:)` (AppModel+Devices.swift).
     public internal(set) var deviceList: [CastDevice] = []
     public internal(set) var discoveryState: DiscoveryState = .starting
     public internal(set) var connection: ConnectionState = .disconnected

@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
+import CastCore
 import Foundation
 import LocalMedia
 
-/// AppModel produces sentences for people (errors, banners) but must not import GLib; the app
-/// installs gettext here at start-up. The marker is `tr(...)`, as in the UI, so xgettext
-/// collects these strings too.
+/// The one localisation stack of the window: `tr("…")` and `ntr` (the xgettext markers),
+/// `{0}` placeholders, digits and the decimal sign in the UI language, separators, language
+/// names. AppModel must not import GLib, so gettext comes in from outside: the application
+/// points `translate` and `translatePlural` at GLibInterop's `Gettext` when it starts; headless
+/// tests keep the English defaults. CastDeckUI and castdeck use these same `tr`/`ntr`.
 public enum Localization {
     nonisolated(unsafe) public static var translate: @Sendable (String) -> String = { $0 }
+    /// The plural form for `n` (gettext's ngettext); English rules until the app installs gettext.
+    nonisolated(unsafe) public static var translatePlural: @Sendable (String, String, Int) -> String = { $2 == 1 ? $0 : $1 }
     /// Whether the UI runs right to left (Persian): mixed-direction labels are ordered for it.
     nonisolated(unsafe) public static var isRightToLeft = false
     /// A language's name from iso-codes' English name ("German") in the user's language, when
@@ -160,13 +165,26 @@ extension Localization {
     }
 }
 
-func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
-    var out = Localization.translate(message)
-    for (i, a) in args.enumerated() {
-        let text = (a is any BinaryInteger || a is any BinaryFloatingPoint) ? Localization.localizeDigits(a.description) : a.description
-        out = out.split(separator: "{\(i)}", omittingEmptySubsequences: false).joined(separator: text)
+/// Translate a message (marker for xgettext: `tr`); `{0}`, `{1}`, … are replaced by the
+/// arguments, numbers in the UI language's digits, so translators can reorder them.
+public func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
+    Localization.substitute(Localization.translate(message), args)
+}
+
+/// Translate with a plural form chosen by `n` (marker for xgettext: `ntr:1,2`).
+public func ntr(_ singular: String, _ plural: String, _ n: Int, _ args: CustomStringConvertible...) -> String {
+    Localization.substitute(Localization.translatePlural(singular, plural, n), args)
+}
+
+extension Localization {
+    static func substitute(_ template: String, _ args: [CustomStringConvertible]) -> String {
+        var out = template
+        for (i, a) in args.enumerated() {
+            let text = (a is any BinaryInteger || a is any BinaryFloatingPoint) ? localizeDigits(a.description) : a.description
+            out = out.split(separator: "{\(i)}", omittingEmptySubsequences: false).joined(separator: text)
+        }
+        return out
     }
-    return out
 }
 
 /// Text from the device as the window shows it: at most `limit` characters (grapheme
@@ -190,11 +208,5 @@ public func shortened(_ text: String, limit: Int = 500) -> String {
 /// "1:05:03" / "4:07" / "0:25" in the UI language's digits (Persian "۴:۰۷"): the seek bar's
 /// times, the ad countdown, queue durations.
 public func formatTime(_ seconds: Double) -> String {
-    // Times come from the device: negative or non-finite ones read 0:00, absurd ones stop at
-    // Int32.max seconds.
-    let total = seconds.isFinite ? Int(min(max(0, seconds), Double(Int32.max)).rounded(.down)) : 0
-    let h = total / 3600, m = (total % 3600) / 60, s = total % 60
-    let ss = s < 10 ? "0\(s)" : "\(s)"
-    let text = h > 0 ? "\(h):\(m < 10 ? "0\(m)" : "\(m)"):\(ss)" : "\(m):\(ss)"
-    return Localization.localizeDigits(text)
+    Localization.localizeDigits(clockText(seconds))
 }

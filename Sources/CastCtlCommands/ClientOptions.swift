@@ -133,10 +133,7 @@ enum Output {
 
     static func seconds(_ s: Double?) -> String {
         guard let s, s.isFinite else { return "--:--" }
-        // A device may send anything: negative times read 0:00, absurd ones stop at Int32.max s.
-        let total = Int(min(max(0, s), Double(Int32.max)).rounded(.down))
-        let h = total / 3600, m = (total % 3600) / 60, sec = total % 60
-        return h > 0 ? String(format: "%d:%02d:%02d", h, m, sec) : String(format: "%d:%02d", m, sec)
+        return clockText(s)
     }
 
     /// A volume level (0…1) as "40 %"; what a device sends outside 0…1 is shown as it is, not trusted to fit an Int.

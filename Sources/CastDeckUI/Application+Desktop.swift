@@ -2,12 +2,12 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 import AppModel
 import GtkInterop
-import MPRIS
 
 /// What CastDeck does on the desktop beyond its window (issue 14):
 ///
-/// - MPRIS: `org.mpris.MediaPlayer2.CastDeck` on GApplication's session-bus connection, owned
-///   while the application runs (MPRISService).
+/// - MPRIS: `org.mpris.MediaPlayer2.CastDeck` on GApplication's session-bus connection, on the
+///   bus while the application runs. castdeck builds it (`Services.startMediaControls`); the
+///   application hands it the connection and what Raise and Quit do.
 /// - Casting in the background: closing the window while media is cast hides it and holds the
 ///   application; a second launch, Raise or the Shell's media card shows it again. Once the
 ///   device ends the session (or another sender takes over) with no window shown, CastDeck
@@ -18,7 +18,8 @@ import MPRIS
 ///   ("mini-player-device"), so the next session on that device starts the same way.
 @MainActor
 final class DesktopState {
-    var mpris: MPRISService?
+    /// Takes the media controls (MPRIS, built by castdeck) off the bus.
+    var stopMediaControls: (@MainActor () -> Void)?
     /// The last mini player opened; once closed or dismissed its window is gone, and the next
     /// opening makes a new one.
     var miniPlayer: MiniPlayer?
@@ -45,18 +46,11 @@ extension CastDeckApplication {
 
     /// MPRIS on the bus, the window's close button, and following the session.
     func startDesktop(_ model: AppModel) {
-        if let raw = app.dbusConnection {
-            let service = MPRISService(
-                model: model, connection: DBusConnection(borrowing: raw),
-                hooks: .init(raise: { [unowned self] in self.showFullController() },
-                             quit: { [unowned self] in self.quitNow() }),
-                desktopEntry: Self.appID)
-            do {
-                try service.start()
-                desktop.mpris = service
-            } catch {
-                printError("castdeck: media controls (MPRIS) are not available: \(error)")
-            }
+        if let raw = app.dbusConnection, let start = services.startMediaControls {
+            desktop.stopMediaControls = start(
+                model, DBusConnection(borrowing: raw),
+                MediaControlHooks(raise: { [unowned self] in self.showFullController() },
+                                  quit: { [unowned self] in self.quitNow() }))
         }
         window?.closeRequested = { [unowned self] in self.mainWindowCloseRequested() }
         desktop.token = observe { [unowned self] in self.followCasting() }
@@ -122,7 +116,7 @@ extension CastDeckApplication {
         guard let model, let window else { return }
         if desktop.miniPlayer?.isShown != true {
             do {
-                let mini = try MiniPlayer(app: app, model: model)
+                let mini = try MiniPlayer(app: app, model: model, clock: window.clock)
                 mini.onClosed = { [unowned self] in self.miniPlayerClosed() }
                 desktop.miniPlayer = mini
             } catch {
@@ -212,8 +206,8 @@ extension CastDeckApplication {
         window?.saveSize()
         // Where our media stands, on disk before the process ends.
         model?.saveResumePosition(wait: true)
-        desktop.mpris?.stop()
-        desktop.mpris = nil
+        desktop.stopMediaControls?()
+        desktop.stopMediaControls = nil
         app.quit()
     }
 }

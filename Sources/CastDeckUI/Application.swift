@@ -16,19 +16,35 @@ public struct LaunchOptions: Sendable {
     public init() {}
 }
 
-/// What the executable wires in: how to connect, where devices come from, and the demo receiver.
+/// What the executable (the composition root, `castdeck`) wires in: the model with its
+/// services, searching the network, the demo receiver, and the media controls on the bus. The
+/// window builds none of them; it asks for them when it needs them.
 public struct Services {
-    public var connector: any CastConnector
-    public var browser: (any DeviceBrowser)?
-    public var artwork: any ArtworkProvider
+    /// Builds the model on the production services (CastClient, the device directory, the
+    /// artwork cache) and starts its device list. `requireVerifiedDevices`: the GSettings key
+    /// of that name; `preferences`: where the default subtitle style is kept.
+    public var makeModel: @MainActor (_ requireVerifiedDevices: Bool, _ preferences: any StylePreferences) -> AppModel
+    /// Starts searching the network for the model's device list (or says it is off).
+    public var startBrowsing: @MainActor (AppModel) -> Void
     /// Starts the in-process simulated receiver for --demo; returns the device to list.
     public var startDemoReceiver: (@MainActor () async throws -> DeviceInfo)?
+    /// Puts the model on the session bus as media controls (MPRIS), with what the application
+    /// does for Raise and Quit. Returns how to take them off the bus again (nil: not started).
+    public var startMediaControls: (@MainActor (AppModel, DBusConnection, MediaControlHooks) -> (@MainActor () -> Void)?)?
 
-    public init(connector: any CastConnector, browser: (any DeviceBrowser)?, artwork: any ArtworkProvider,
-                startDemoReceiver: (@MainActor () async throws -> DeviceInfo)?) {
-        self.connector = connector; self.browser = browser; self.artwork = artwork
-        self.startDemoReceiver = startDemoReceiver
+    public init(makeModel: @escaping @MainActor (Bool, any StylePreferences) -> AppModel,
+                startBrowsing: @escaping @MainActor (AppModel) -> Void,
+                startDemoReceiver: (@MainActor () async throws -> DeviceInfo)?,
+                startMediaControls: (@MainActor (AppModel, DBusConnection, MediaControlHooks) -> (@MainActor () -> Void)?)?) {
+        self.makeModel = makeModel; self.startBrowsing = startBrowsing
+        self.startDemoReceiver = startDemoReceiver; self.startMediaControls = startMediaControls
     }
+}
+
+/// What the application does when the media controls ask it to show itself or to quit.
+public struct MediaControlHooks {
+    public var raise: @MainActor () -> Void
+    public var quit: @MainActor () -> Void
 }
 
 /// The AdwApplication `io.github.castdeck.CastDeck` (single instance through D-Bus).
@@ -75,10 +91,11 @@ public final class CastDeckApplication {
 
     func startup() {
         settings = Settings(schemaID: Self.appID)
+        // gettext into the one localisation stack (AppModel's Localization).
         Localization.translate = { Gettext.translate($0) }
+        Localization.translatePlural = { Gettext.translate($0, $1, $2) }
         Localization.translateLanguageName = { Gettext.translate($0, domain: Gettext.languageNamesDomain) }
         Localization.isRightToLeft = Gettext.isRightToLeft
-        Gettext.localizeDigits = { Localization.localizeDigits($0) }
         Gtk.setDefaultIconName(Self.appID)
         // Ctrl+Q asks first while media is cast (Application+Desktop.swift).
         let quit = SimpleAction(name: "quit") { [unowned self] _ in self.requestQuit() }
@@ -104,11 +121,8 @@ public final class CastDeckApplication {
         // A second launch, Raise over MPRIS or the Shell's card: the window, on the same media.
         if window != nil { showFullController(); return }
         let prefs = GSettingsStylePreferences(settings: settings)
-        var connector = CastClientConnector(configuration: services.connector.configuration)
         // Refuse devices that cannot prove they are genuine (the refusal is a notice).
-        if settings?.bool("require-verified-devices") == true { connector.requireVerifiedDevices() }
-        let model = AppModel(connector: connector, artwork: services.artwork,
-                             preferences: prefs, clock: { monotonicSeconds() })
+        let model = services.makeModel(settings?.bool("require-verified-devices") == true, prefs)
         self.model = model
         // Where playback stopped: the Preferences switch (GSettings, also read by castctl) and
         // the file shared with castctl.
@@ -160,8 +174,7 @@ public final class CastDeckApplication {
     }
 
     private func startServices(_ model: AppModel) {
-        if let browser = services.browser { model.startBrowsing(browser) }
-        else { model.searchingIsOff() }
+        services.startBrowsing(model)
         Task { await self.startOptions(model) }
     }
 
@@ -170,7 +183,7 @@ public final class CastDeckApplication {
             do {
                 let device = try await start()
                 model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: paths.sampleArtwork)
-                model.apply(.found(device))
+                model.showDevice(device)
             } catch {
                 model.post(tr("The demo receiver could not start."), detail: String(describing: error))
             }
@@ -205,10 +218,4 @@ public final class CastDeckApplication {
             fflush(nil)
         }
     }
-}
-
-func monotonicSeconds() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
 }

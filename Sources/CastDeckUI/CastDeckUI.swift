@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
-// CastDeckUI: the window. Widgets render `AppModel` and send commands through its action table;
+// CastDeckUI: the window. Widgets render `AppModel` and send commands through its command table;
 // they hold no playback state (only render caches) and never import the C module: every GTK
 // call goes through GtkInterop's typed wrappers.
 //
@@ -32,8 +32,17 @@
 //                                             while the player page shows)
 //   MiniPlayer                                AdwWindow [mini-player.ui]: artwork, title, progress,
 //                                             Play/Pause, Stop casting, Return (app.full-controller)
-//   MPRISService (MPRIS target)               org.mpris.MediaPlayer2.CastDeck [Application+Desktop.swift]
+//   PlaybackClock                             the one 500 ms position tick of the main window
+//                                             and the mini player [PlaybackClock.swift]
 //
-// Commands: ModelActions turns AppModel's `AppAction` table into "win." GActions; buttons bind
-// with action-name, keys through the table's accelerators, so both share one code path and one
-// enabled state. Sliders (seek, volume) call `AppModel.perform` with the same actions.
+// Commands: AppModel's command table (CommandTable.swift) has one entry per command: name,
+// label, keys, parameter, enabled rule, action. ModelActions makes one "win.<name>" GAction per
+// entry; buttons bind with action-name, keys come from the entry's accelerators, so both share
+// one code path and one enabled state. Sliders (seek, volume), queue rows and the quit dialog
+// call `AppModel.perform` with the same actions.
+//
+// What the window does not build: the model and its services, and MPRIS. castdeck (the
+// composition root) hands them in as `Services` (Application.swift): `makeModel`,
+// `startBrowsing`, the demo receiver, and `startMediaControls`, which the application calls
+// with GApplication's bus connection once the first frame is up. CastDeckUI does not import
+// MPRIS.

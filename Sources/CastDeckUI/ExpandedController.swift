@@ -96,7 +96,7 @@ final class ExpandedController {
         // The speeds in the UI language's digits and decimal sign ("۰٫۵×" in Persian).
         for (id, rate) in [("rate-half", "0.5"), ("rate-one", "1"), ("rate-two", "2")] {
             // TRANSLATORS: the decimal sign of your language (Persian: ٫).
-            let number = Gettext.localizeDigits(rate.split(separator: ".").joined(separator: tr(".")))
+            let number = Localization.localizeDigits(rate.split(separator: ".").joined(separator: tr(".")))
             Button(unchecked: ui.get(id, as: ToggleButton.self).pointer).label = isolateLTR(number + "×")
         }
         tracksButton.setPopover(tracks.popover)
@@ -147,8 +147,8 @@ final class ExpandedController {
     /// While the seek bar is held: the time it would seek to, in place of the elapsed time.
     private func showSeekTarget() {
         let d = max(model.duration ?? 0, 0)
-        elapsed.text = localizedTime(seek.value)
-        remaining.text = d > 0 ? "\u{2212}" + localizedTime(max(0, d - seek.value)) : ""
+        elapsed.text = formatTime(seek.value)
+        remaining.text = d > 0 ? "\u{2212}" + formatTime(max(0, d - seek.value)) : ""
     }
 
     // MARK: layout
@@ -263,13 +263,13 @@ final class ExpandedController {
         if seekDebounce == 0 && !seekDragging {
             seek.setRange(0, d > 0 ? d : 1)
             seek.value = d > 0 ? pos : 0
-            elapsed.text = localizedTime(pos)
-            remaining.text = d > 0 ? "\u{2212}" + localizedTime(max(0, d - pos)) : ""
+            elapsed.text = formatTime(pos)
+            remaining.text = d > 0 ? "\u{2212}" + formatTime(max(0, d - pos)) : ""
         }
 
         if let ad = model.adState {
             adBanner.isVisible = true
-            adLabel.text = Localization.joinParts([tr("Ad {0} of {1}", ad.clipIndex, ad.clipCount), isolateLTR(localizedTime(ad.remaining))])
+            adLabel.text = Localization.joinParts([tr("Ad {0} of {1}", ad.clipIndex, ad.clipCount), isolateLTR(formatTime(ad.remaining))])
             if let n = ad.skippableIn {
                 skipButton.label = n > 0 ? tr("Skip Ad in {0}", Int(min(n, 1e9))) : tr("Skip Ad")
                 skipButton.isVisible = true

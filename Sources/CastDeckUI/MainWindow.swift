@@ -37,7 +37,8 @@ public final class MainWindow {
     let playerScroll: ScrolledWindow
     var lastNotice = 0
     var tokens: [ObservationToken] = []
-    var tick: UInt32 = 0
+    /// The position's tick, shared with the mini player (PlaybackClock.swift).
+    let clock: PlaybackClock
     var showPlayerOnMedia = true
     /// Asked when the user closes the window: true keeps it (hidden, casting in the background).
     var closeRequested: (() -> Bool)?
@@ -58,6 +59,7 @@ public final class MainWindow {
         reconnectLabel = ui.get("reconnect-label")
         reconnectSpinner = ui.get("reconnect-spinner")
         actions = ModelActions(model: model)
+        clock = PlaybackClock(model: model)
         devices = try DeviceList(model: model, settings: settings)
         playerScroll = ui.get("player-scroll")
 
@@ -113,29 +115,15 @@ public final class MainWindow {
         tokens.append(observe { [unowned self] in self.renderPages() })
         tokens.append(observe { [unowned self] in self.renderNotice() })
         tokens.append(observe { [unowned self] in self.renderReconnecting() })
-        tokens.append(observe { [unowned self] in
-            self.actions.refresh()
-            self.updateClock()
-        })
-    }
-
-    /// Interpolated position and ad countdowns: redrawn twice a second, only while something
-    /// plays and the window is shown; otherwise no timer runs and an idle window sleeps.
-    private var clockWanted: Bool { (model.isPlaying || model.isPlayingAd) && window.asWindow.isVisible }
-
-    private func updateClock() {
-        guard tick == 0, clockWanted else { return }
-        tick = GLibSource.timeout(ms: 500) { [weak self] in
-            guard let self else { return false }
-            guard self.clockWanted else {
-                self.tick = 0
-                return false
-            }
+        clock.add(self, isShown: { [unowned self] in self.window.asWindow.isVisible }, tick: { [unowned self] in
             self.actions.refresh()
             self.mini?.renderProgress()
             self.expanded?.renderProgress()
-            return true
-        }
+        })
+        tokens.append(observe { [unowned self] in
+            self.actions.refresh()
+            self.clock.update()
+        })
     }
 
     /// Builds the mini and expanded controllers if they are not built yet; false (and the
@@ -170,7 +158,7 @@ public final class MainWindow {
 
     func present() {
         window.asWindow.present()
-        updateClock()
+        clock.update()
     }
 
     // MARK: files from this computer

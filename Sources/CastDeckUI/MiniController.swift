@@ -60,8 +60,5 @@ func renderPlayButton(_ button: Button, playing: Bool) {
     button.setTooltip(name)
 }
 
-/// A time ("1:05:03") in the UI language's digits (formatTime writes them so).
-func localizedTime(_ seconds: Double) -> String { formatTime(seconds) }
-
 /// Keeps times and "2×" in left-to-right order inside right-to-left text (Unicode isolates).
 func isolateLTR(_ s: String) -> String { "\u{2066}" + s + "\u{2069}" }

@@ -5,7 +5,7 @@ import GtkInterop
 
 /// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
 /// a progress line, Play/Pause, Stop Casting and "Return to full controller". Its buttons are
-/// the action table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
+/// the command table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
 /// or pauses, Escape returns to the full controller. It renders AppModel like the main window,
 /// so another sender's pause shows here too.
 @MainActor
@@ -18,12 +18,14 @@ final class MiniPlayer {
     let view: CompactPlayerView
     let actions: ModelActions
     var tokens: [ObservationToken] = []
-    var tick: UInt32 = 0
+    /// The main window's position tick, shared (PlaybackClock.swift).
+    let clock: PlaybackClock
     /// Called after the user (or the window manager) closed the window.
     var onClosed: (() -> Void)?
 
-    init(app: Application, model: AppModel) throws {
+    init(app: Application, model: AppModel, clock: PlaybackClock) throws {
         self.model = model
+        self.clock = clock
         ui = try Builder(resource: Self.resource)
         window = ui.get("window")
         view = CompactPlayerView(model: model, thumb: ui.get("artwork"), title: ui.get("title"),
@@ -43,27 +45,14 @@ final class MiniPlayer {
             self.actions.refresh()
             self.view.render()
             self.ui.get("stop", as: Button.self).isVisible = !self.model.phase.isOver
-            self.updateClock()
+            self.clock.update()
         })
-    }
-
-    /// The progress line moves twice a second only while media plays and this window is shown.
-    private func updateClock() {
-        guard tick == 0, isShown, model.isPlaying else { return }
-        tick = GLibSource.timeout(ms: 500) { [weak self] in
-            guard let self else { return false }
-            guard self.isShown, self.model.isPlaying else {
-                self.tick = 0
-                return false
-            }
-            self.view.renderProgress()
-            return true
-        }
+        clock.add(self, isShown: { [unowned self] in self.isShown }, tick: { [unowned self] in self.view.renderProgress() })
     }
 
     func present() {
         window.asWindow.present()
-        updateClock()
+        clock.update()
     }
 
     var isShown: Bool { window.asWindow.isVisible }
@@ -74,8 +63,7 @@ final class MiniPlayer {
     func dismiss() {
         for token in tokens { token.cancel() }
         tokens = []
-        GLibSource.remove(tick)
-        tick = 0
+        clock.remove(self)
         window.asWindow.destroy()
     }
 

@@ -3,7 +3,7 @@
 import AppModel
 import GtkInterop
 
-/// The action table (`AppAction`, in AppModel) as GActions: one `SimpleAction` per name, so a
+/// The command table (AppModel's CommandTable.swift) as GActions: one `SimpleAction` per entry, so a
 /// button bound with `action-name="win.toggle-play"` and the Space key run the same code and
 /// share one enabled state. Enabled states and toggle states come from `AppModel.isEnabled`
 /// and `AppModel.state(of:)`; `refresh()` copies them after every model change.
@@ -51,7 +51,7 @@ final class ModelActions {
         }
     }
 
-    private static func parameterType(_ p: AppAction.Name.Parameter) -> SimpleAction.ParameterType {
+    private static func parameterType(_ p: AppAction.Parameter) -> SimpleAction.ParameterType {
         switch p {
         case .none: .none
         case .double: .double

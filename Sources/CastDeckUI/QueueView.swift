@@ -146,9 +146,9 @@ final class QueueView {
             let box = Box(vertical: true, spacing: 0)
             let popover = Popover(child: box)
             var buttons: [AppAction.Name: Button] = [:]
-            for (action, label) in [(AppAction.Name.queueMoveUp, tr("Move Up")), (.queueMoveDown, tr("Move Down")),
-                                    (.queueRemove, tr("Remove")), (.queuePlayNext, tr("Play Next"))] {
-                let b = Button(label: label)
+            // Labelled by the command table, as the shortcuts window and menus are.
+            for action in [AppAction.Name.queueMoveUp, .queueMoveDown, .queueRemove, .queuePlayNext] {
+                let b = Button(label: action.label)
                 b.addCSSClass("flat")
                 b.bindAction("win." + action.rawValue, target: .int(id))
                 b.onClicked { popover.popdown() }

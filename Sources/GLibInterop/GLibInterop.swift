@@ -8,7 +8,7 @@
 //                     GLibSource: timeouts and idles
 //   observe(_:)       re-renders when an @Observable value read by the closure changes
 //   Settings          typed GSettings (nil, not abort, when the schema is missing)
-//   Gettext, tr/ntr   translations in the "castdeck" domain, {0} placeholders
+//   Gettext           gettext in the "castdeck" domain (AppModel's tr/ntr call it)
 //   GObjectRef, cast  pointer casts for GObject types, GError → GLibError
 //
 // Flow: GTK emits a signal on the main thread → trampoline → MainActor.assumeIsolated → the

@@ -2,11 +2,11 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 import CGtk
 
-/// Translations through gettext, bound to the "castdeck" text domain.
-///
-/// Swift cannot name a function `_`, so the marker is `tr("…")`; xgettext extracts it with
-/// `--keyword=tr` (see po/update-pot.sh). Placeholders are `{0}`, `{1}`, … so translators can
-/// reorder them (`tr("Ad {0} of {1}", a, b)`).
+/// gettext itself, bound to the "castdeck" text domain: the C calls and nothing else. The
+/// rules around it (the `tr("…")` / `ntr` markers, `{0}` placeholders, digits in the UI
+/// language) are AppModel's `Localization`, the one localisation stack; the application points
+/// `Localization.translate` and `translatePlural` here at start-up, so AppModel stays GLib-free.
+/// xgettext extracts `--keyword=tr` and `ntr:1,2` (see po/update-pot.sh).
 public enum Gettext {
     public static let domain = "castdeck"
     /// iso-codes' translations of language names (optional: English names without them).
@@ -42,41 +42,5 @@ public enum Gettext {
     /// True when the current locale's text direction is right-to-left.
     @MainActor public static var isRightToLeft: Bool {
         gtk_widget_get_default_direction() == GTK_TEXT_DIR_RTL
-    }
-}
-
-extension Gettext {
-    /// `text` with its Western digits written in the UI language's digits. The rule lives in
-    /// AppModel (`Localization.localizeDigits`), which this floor module cannot import: the
-    /// app points this at it when it starts; until then digits stay as they are.
-    nonisolated(unsafe) public static var localizeDigits: @Sendable (String) -> String = { $0 }
-
-    /// An argument as text: numbers in the UI language's digits.
-    static func argument(_ a: CustomStringConvertible) -> String {
-        (a is any BinaryInteger || a is any BinaryFloatingPoint) ? localizeDigits(a.description) : a.description
-    }
-}
-
-/// Replaces `{0}`, `{1}`, … with the arguments.
-public func substitute(_ template: String, _ args: [String]) -> String {
-    var out = template
-    for (i, a) in args.enumerated() { out = out.replacingAll("{\(i)}", with: a) }
-    return out
-}
-
-/// Translate a message (marker for xgettext: `tr`).
-public func tr(_ message: String, _ args: CustomStringConvertible...) -> String {
-    substitute(Gettext.translate(message), args.map(Gettext.argument))
-}
-
-/// Translate with a plural form chosen by `n` (marker for xgettext: `ntr:1,2`).
-public func ntr(_ singular: String, _ plural: String, _ n: Int, _ args: CustomStringConvertible...) -> String {
-    substitute(Gettext.translate(singular, plural, n), args.map(Gettext.argument))
-}
-
-extension String {
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

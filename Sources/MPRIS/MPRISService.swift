@@ -12,9 +12,11 @@ import GLibInterop
 ///         │                 SeekDetector ───────────▶ Seeked (any jump, any sender)
 ///         ◀── AppModel.perform(AppAction) ◀── Play, Pause, Seek, Rate, Volume … calls
 ///
-/// Commands go through the action table (`AppModel.isEnabled`/`perform`) like buttons and keys;
-/// the Can* properties are the same table's answers. Position is read on demand (interpolated
-/// by CastClient's rule) and, as the specification says, never sent in PropertiesChanged.
+/// Commands go through AppModel's command table (`AppModel.isEnabled`/`perform`) like buttons
+/// and keys; the Can* properties are the same table's enabled rules. Position is read on demand
+/// (interpolated by CastClient's rule) and, as the specification says, never sent in
+/// PropertiesChanged. castdeck, the composition root, builds the service on GApplication's bus
+/// connection and gives it Raise and Quit; the window does not know it exists.
 @MainActor
 public final class MPRISService: DBusObjectHandler {
     /// What the application does for the root interface.
@@ -214,11 +216,13 @@ public final class MPRISService: DBusObjectHandler {
         return types.first { path.hasSuffix($0.0) }?.1 ?? "video/mp4"
     }
 
-    /// Every command through the action table, which drops what is not enabled now.
+    /// Every command through the command table, which drops what is not enabled now.
     private func send(_ action: AppAction?) {
         guard let action else { return }
         Task { await model.perform(action) }
     }
+
+    private func send(_ name: AppAction.Name?) { send(name?.action()) }
 
     // MARK: introspection
 

@@ -3,20 +3,56 @@
 import Foundation
 import Glibc
 import AppModel
+import CastClient
+import CastDeckUI
+import CastDiscovery
 import CastProtocol
+import GLibInterop
 import ImageCache
+import MPRIS
 import Synchronization
 
-// The production collaborators: CastClient sessions, CastDiscovery (Avahi) and ImageCache.
+// The production collaborators, built here and nowhere else: CastClient sessions, the device
+// directory (remembered devices, probed through CastClient; Avahi browsing), ImageCache
+// artwork, and MPRIS on the session bus. The window asks for them through `Services`.
 
-func makeConnector() -> any CastConnector {
-    CastClientConnector(environment: ProcessInfo.processInfo.environment)
+@MainActor
+func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> DeviceInfo) -> Services {
+    let artwork = CachedArtworkProvider()
+    return Services(
+        makeModel: { requireVerified, preferences in
+            var client = CastClientConfiguration()
+            // The reconnect test hooks (ReconnectPolicy.applying(environment:)).
+            client.reconnect = client.reconnect.applying(environment: ProcessInfo.processInfo.environment)
+            // Refuse devices that cannot prove they are genuine (GSettings require-verified-devices).
+            if requireVerified { client.deviceAuthentication.mode = .require }
+            let directory = DeviceDirectory(prober: CastClientProber(configuration: client), browser: nil)
+            let model = AppModel(directory: directory, client: client, artwork: artwork, preferences: preferences)
+            model.start()
+            return model
+        },
+        startBrowsing: { model in
+            // CASTDECK_NO_DISCOVERY=1 turns browsing off (tests, benchmarks and screenshots run
+            // outside the mDNS sandbox).
+            guard getenv("CASTDECK_NO_DISCOVERY") == nil else { model.discoveryIsOff(); return }
+            let directory = model.directory
+            let browser = CastBrowser(waitForDaemon: true)
+            Task { await directory.attach(browser: browser) }
+        },
+        startDemoReceiver: startDemoReceiver,
+        startMediaControls: { model, connection, hooks in
+            let service = MPRISService(model: model, connection: connection,
+                                       hooks: .init(raise: hooks.raise, quit: hooks.quit),
+                                       desktopEntry: CastDeckApplication.appID)
+            do {
+                try service.start()
+            } catch {
+                printError("castdeck: media controls (MPRIS) are not available: \(error)")
+                return nil
+            }
+            return { service.stop() }
+        })
 }
-/// CASTDECK_NO_DISCOVERY=1 turns browsing off (tests, benchmarks and screenshots run outside the mDNS sandbox).
-func makeBrowser() -> (any DeviceBrowser)? {
-    getenv("CASTDECK_NO_DISCOVERY") == nil ? AvahiDeviceBrowser() : nil
-}
-func makeArtworkProvider() -> any ArtworkProvider { CachedArtworkProvider() }
 
 /// Artwork through the on-disk image cache: the picker chooses the metadata image that best
 /// covers the size the window draws, the cache downloads, checks and scales it, and the window

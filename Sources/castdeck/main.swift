@@ -1,6 +1,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
-// castdeck: the GTK window. Wiring and argument parsing only.
+// castdeck: the GTK window, and the composition root. Wiring and argument parsing only:
+//
+//   main.swift      options, logging, resources, gettext, the demo receiver
+//   Backends.swift  the services (CastClient, DeviceDirectory + Avahi, ImageCache, MPRIS)
+//                   as `Services`, which CastDeckApplication (CastDeckUI) asks for
+//
+//   castdeck ──builds──▶ CastDeckApplication (window) ──makeModel──▶ AppModel
+//            └─builds──▶ MPRISService, on GApplication's bus connection once the window is up
+//
+// Arrows point down the layers only: the window never builds a service or MPRIS itself.
 import AppModel
 import CastDeckResources
 import CastCore
@@ -109,11 +118,7 @@ final class DemoReceiver: @unchecked Sendable {
 let demo = DemoReceiver()
 
 let status: Int32 = MainActor.assumeIsolated {
-    let services = Services(
-        connector: makeConnector(),
-        browser: makeBrowser(),
-        artwork: makeArtworkProvider(),
-        startDemoReceiver: { try await demo.start() })
+    let services = makeServices(startDemoReceiver: { try await demo.start() })
     let app = CastDeckApplication(options: options, services: services, paths: paths)
     // CASTDECK_MAINLOOP_PROBE=PATH: how late the main loop runs its sources, once a second
     // (GLibInterop's MainLoopProbe; docs/gui.md). Tests read it to prove the window never stalls.

@@ -30,7 +30,7 @@ final class AppModelTests: XCTestCase {
 
     /// Casts the sample and plays its 55 s pre-roll to the end (receiver time).
     func castSampleAndFinishPreRoll() async throws {
-        await model.castSample()
+        await model.perform(.castSample)
         XCTAssertTrue(model.isPlayingAd)
         try await h.server.advanceClock(by: 55)
         try await waitUntil("the content after the pre-roll") { self.model.mediaStatus?.breakStatus == nil }
@@ -47,12 +47,12 @@ final class AppModelTests: XCTestCase {
     func testPositionIsInterpolatedFromTheLatestStatusOnly() async throws {
         try await castSampleAndFinishPreRoll()
         try await h.server.advanceClock(by: 10)
-        await model.setRate(2)
+        await model.perform(.setRate(2))
         let playing = try XCTUnwrap(model.snapshot)
         let t = try XCTUnwrap(playing.status?.currentTime)
         XCTAssertEqual(model.position(at: playing.receivedAt + .seconds(3)), t + 6, accuracy: 0.001)
         XCTAssertEqual(model.selectedRate, 2)
-        await model.togglePlayPause()
+        await model.perform(.togglePlayPause)
         XCTAssertFalse(model.isPlaying)
         let paused = try XCTUnwrap(model.snapshot)
         let p = try XCTUnwrap(paused.status?.currentTime)
@@ -60,7 +60,7 @@ final class AppModelTests: XCTestCase {
     }
 
     func testDuringABreakTheContentHoldsAndTheClipClockRuns() async throws {
-        await model.castSample()
+        await model.perform(.castSample)
         let s = try XCTUnwrap(model.snapshot)
         XCTAssertNotNil(s.status?.breakStatus)
         let held = model.position(at: s.receivedAt)
@@ -85,16 +85,16 @@ final class AppModelTests: XCTestCase {
         h = try await Harness.start(supported: [.pause, .seek, .streamVolume, .streamMute, .skipAd, .editTracks])
         model = h.model()
         await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address)))
-        await model.castSample()
+        await model.perform(.castSample)
         XCTAssertFalse(model.supports(.playbackRate))
-        await model.setRate(2)
-        XCTAssertEqual(model.notice?.text, "This receiver cannot change the playback speed.")
+        let outcome = await model.perform(.setRate(2))
+        XCTAssertEqual(outcome, .refused("This receiver cannot change the playback speed."))
         let rate = try await h.receiverMedia()?.playbackRate
         XCTAssertEqual(rate, 1, "nothing was sent")
     }
 
     func testAdBannerAndSkipCountdown() async throws {
-        await model.castSample()
+        await model.perform(.castSample)
         try await h.server.advanceClock(by: 2)
         try await model.session!.media.requestStatus()
         let s = try XCTUnwrap(model.snapshot)
@@ -103,28 +103,29 @@ final class AppModelTests: XCTestCase {
         XCTAssertEqual(ad.clipCount, 3)
         XCTAssertEqual(ad.remaining, 13, accuracy: 0.001)
         XCTAssertEqual(ad.skippableIn, 3)
-        await model.seek(by: 30)
-        XCTAssertEqual(model.notice?.text, "Seeking is not possible while an ad plays.")
+        let seek = await model.perform(.seekBy(30))
+        XCTAssertEqual(seek, .refused("Seeking is not possible while an ad plays."))
         // The receiver's clock moves to 5.5 s into the clip: now it may be skipped.
         try await h.server.advanceClock(by: 3.5)
         try await model.session!.media.requestStatus()
         ad = try XCTUnwrap(model.adState(at: model.snapshot!.receivedAt))
         XCTAssertTrue(ad.isSkippable)
-        await model.skipAd()
+        await model.perform(.skipAd)
         let clip = try await h.receiverMedia()?.breakStatus?.breakClipId
         XCTAssertEqual(clip, "pre-2")
     }
 
     func testSkipBeforeItIsAllowedOnlyExplains() async throws {
-        await model.castSample()
-        await model.skipAd()
-        XCTAssertNotNil(model.notice?.text.range(of: "can be skipped in"))
+        await model.perform(.castSample)
+        let outcome = await model.perform(.skipAd)
+        guard case .refused(let why?) = outcome else { return XCTFail("\(outcome)") }
+        XCTAssertNotNil(why.range(of: "can be skipped in"), why)
         let clip = try await h.receiverMedia()?.breakStatus?.breakClipId
         XCTAssertEqual(clip, "pre-1")
     }
 
     func testBreakMarkers() async throws {
-        await model.castSample()
+        await model.perform(.castSample)
         XCTAssertEqual(model.breakMarkers, [.init(position: 0, isWatched: false), .init(position: 300, isWatched: false)])
         try await h.server.advanceClock(by: 55)
         try await waitUntil("the pre-roll marked watched") { self.model.breakMarkers.first?.isWatched == true }
@@ -133,45 +134,45 @@ final class AppModelTests: XCTestCase {
 
     func testTrackSelectionKeepsTheOtherKind() async throws {
         try await castSampleAndFinishPreRoll()
-        await model.selectAudioTrack(3)
-        await model.selectTextTrack(1)
+        await model.perform(.selectAudioTrack(3))
+        await model.perform(.selectTextTrack(1))
         let seen1 = try await h.receiverMedia()?.activeTrackIds?.sorted()
         XCTAssertEqual(seen1, [1, 3])
         XCTAssertEqual(model.activeTextTrackID, 1)
-        await model.selectTextTrack(nil)
+        await model.perform(.selectTextTrack(nil))
         let seen2 = try await h.receiverMedia()?.activeTrackIds
         XCTAssertEqual(seen2, [3])
-        await model.selectTextTrack(2)
-        await model.selectAudioTrack(4)
+        await model.perform(.selectTextTrack(2))
+        await model.perform(.selectAudioTrack(4))
         let seen3 = try await h.receiverMedia()?.activeTrackIds?.sorted()
         XCTAssertEqual(seen3, [2, 4])
         XCTAssertEqual(model.activeAudioTrackID, 4)
     }
 
     func testDefaultStyleIsSentWithEveryLaterLoad() async throws {
-        await model.castSample()
+        await model.perform(.castSample)
         let seen4 = try await h.receiverMedia()?.media?.textTrackStyle?.foregroundColor
         XCTAssertNil(seen4)
         model.draftStyle.foregroundColor = "#FFFF00FF"
-        await model.applyStyle()
+        await model.perform(.applyStyle)
         XCTAssertEqual(model.notice?.text, "The subtitle style is shown on Demo TV.")
-        model.useStyleAsDefault()
+        await model.perform(.useStyleAsDefault)
         XCTAssertEqual(prefs.defaultTextTrackStyle?.foregroundColor, "#FFFF00FF")
-        await model.castSample()
+        await model.perform(.castSample)
         let seen5 = try await h.receiverMedia()?.media?.textTrackStyle?.foregroundColor
         XCTAssertEqual(seen5, "#FFFF00FF")
     }
 
     func testErrorsBecomeNotices() async throws {
         try await castSampleAndFinishPreRoll()
-        await model.setRate(4)  // the receiver allows 0.5 ... 2
+        await model.perform(.setRate(4))  // the receiver allows 0.5 ... 2
         // One sentence for people; the protocol's words only behind "Details".
         let refusal = try XCTUnwrap(model.notice)
         XCTAssertEqual(refusal.text, "Demo TV refused the request.")
         XCTAssertNotNil(refusal.detail?.range(of: "SET_PLAYBACK_RATE"), refusal.detail ?? "no detail")
         let seen6 = try await h.receiverMedia()?.playbackRate
         XCTAssertEqual(seen6, 1)
-        await model.togglePlayPause()
+        await model.perform(.togglePlayPause)
         let seen7 = try await h.receiverMedia()?.playerState
         XCTAssertEqual(seen7, .paused, "the session still works")
     }
@@ -205,10 +206,10 @@ final class AppModelTests: XCTestCase {
     }
 
     func testCastSampleThenChangeRate() async throws {
-        await model.castSample()
+        await model.perform(.castSample)
         try await waitUntil("the sample's status") { self.model.title == "Big Buck Bunny" }
         XCTAssertEqual(model.adState?.clipCount, 3, "the sample starts in its pre-roll")
-        await model.setRate(2)
+        await model.perform(.setRate(2))
         XCTAssertEqual(model.selectedRate, 2)
         let seen8 = try await h.receiverMedia()?.playbackRate
         XCTAssertEqual(seen8, 2)
@@ -225,7 +226,7 @@ final class SwitchingDevicesTests: XCTestCase {
         let h = try await Harness.start()
         let model = h.model()
         await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address, name: "Demo TV")))
-        await model.castSample()
+        await model.perform(.castSample)
         let working = try XCTUnwrap(model.session)
         // Port 1 on loopback refuses at once: the attempt fails with a notice.
         let nowhere = try XCTUnwrap(model.addDevice(address: "127.0.0.1:1"))
@@ -234,7 +235,7 @@ final class SwitchingDevicesTests: XCTestCase {
         XCTAssertTrue(model.isConnected)
         XCTAssertNotNil(model.notice)
         // And it still controls the receiver.
-        await model.togglePlayPause()
+        await model.perform(.togglePlayPause)
         let state = try await h.receiverMedia()?.playerState
         XCTAssertEqual(state, .paused)
         await model.disconnect()

@@ -14,14 +14,14 @@ final class SharedWithCastctlTests: XCTestCase {
         defer { Task { await h.stop() } }
         let model = h.model()
         await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address)))
-        await model.castSample()
+        await model.perform(.castSample)
         let session = try XCTUnwrap(model.session)
         // In the pre-roll (the content holds), then playing at 2× (the content moves).
         for step in 0..<2 {
             if step == 1 {
                 try await h.server.advanceClock(by: 60)
                 try await waitUntil("the content") { model.mediaStatus?.breakStatus == nil }
-                await model.setRate(2)
+                await model.perform(.setRate(2))
             }
             let snapshot = try XCTUnwrap(model.snapshot)
             for seconds in [0.0, 1.5, 7] {

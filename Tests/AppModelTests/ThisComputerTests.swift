@@ -156,7 +156,7 @@ final class ThisComputerTests: XCTestCase {
                               host: "127.0.0.1", port: port, origin: .demo)
         model.showDevice(demo)
         await model.connect(to: demo)
-        await model.castSample()
+        await model.perform(.castSample)
         try await waitUntil("the sample playing") { model.hasMedia }
         XCTAssertEqual(model.quitChoice, .stopOnly, "the demo receiver quits with CastDeck: nothing can keep playing")
         // Even a file from this computer: the receiver ends with CastDeck all the same.

@@ -107,7 +107,19 @@ final class TracksAndTitlesTests: XCTestCase {
         XCTAssertNil(Localization.parseDecimal("abc"))
         Localization.translate = saved.translate
         XCTAssertEqual(formatTime(205), "3:25")
+        XCTAssertEqual(formatTime(-4), "0:00", "a device's negative time")
         XCTAssertEqual(Localization.formatDecimal(1, fractionDigits: 1), "1.0")
+    }
+
+    /// The one tr/ntr (the window's too): placeholders filled after translation, in any order.
+    func testTrAndNtrFillPlaceholders() {
+        XCTAssertEqual(tr("Ad {0} of {1}", 1, 3), "Ad 1 of 3")
+        XCTAssertEqual(ntr("{0} device", "{0} devices", 2, 2), "2 devices")
+        XCTAssertEqual(ntr("{0} device", "{0} devices", 1, 1), "1 device")
+        let plural = Localization.translatePlural
+        defer { Localization.translatePlural = plural }
+        Localization.translatePlural = { _, _, _ in "{1}: {0}" }
+        XCTAssertEqual(ntr("{0} of {1}", "{0} of {1}", 2, 2, "x"), "x: 2")
     }
 
     func testSubtitleStyleIsOfferedForVideoOnly() async throws {

@@ -162,7 +162,9 @@ final class WindowTruthTests: XCTestCase {
     func testFailuresAreOneTranslatedSentence() {
         XCTAssertEqual(AppModel.explain(.connectionFailed(device: "10.0.0.2:8009", reason: "connection refused (errno: 111)"), device: "Living Room TV"),
                        "Living Room TV did not answer. Check that it is on and on this network.")
-        XCTAssertEqual(AppModel.explain(.commandNotSupported(command: "SET_PLAYBACK_RATE")), "This receiver cannot change the playback speed.")
+        // The command that failed is named by the table, not by the wire.
+        XCTAssertEqual(AppModel.explain(.commandNotSupported(command: "SET_PLAYBACK_RATE"), command: .setRate), "This receiver cannot change the playback speed.")
+        XCTAssertEqual(AppModel.explain(.commandNotSupported(command: "SKIP_AD"), command: .skipAd), "This ad cannot be skipped yet.")
         XCTAssertFalse(AppModel.explain(.invalidPlayerState(command: "PLAY")).contains("PLAY"))
         XCTAssertNil(AppModel.addressProblem("10.0.0.2:8009"))
         XCTAssertNotNil(AppModel.addressProblem("nonsense:port"))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
+import CastCore
 
 /// How a local file reaches one device: served as it is, or as HLS whose segments are made
 /// on demand (streams copied or converted), with a reason for every stream.
@@ -187,7 +188,6 @@ public struct ConversionPlan: Sendable, Hashable {
     }
 
     static func clock(_ seconds: Double) -> String {
-        let t = Int(seconds.rounded())
-        return t >= 3600 ? String(format: "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60) : String(format: "%d:%02d", t / 60, t % 60)
+        clockText(seconds, rounding: .toNearestOrAwayFromZero)
     }
 }
