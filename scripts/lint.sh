@@ -6,6 +6,7 @@
 #     it; C modules (CGtk, CAvahi, CGdkPixbuf, ...) appear only in the targets listed there
 #   - every source file carries its SPDX licence header in its first lines
 #   - no Swift file over 400 lines (generated protobuf code excepted)
+#   - every Swift source that marks strings with tr()/ntr() is listed in po/POTFILES.in
 #   - one version: meson.build's project version and the metainfo's newest release are
 #     CastDeckVersion (Sources/CastCore/Version.swift)
 #   - nothing outside the test scripts points into ../shared, which a clone does not have
@@ -61,6 +62,15 @@ for f in tracked:
         n = sum(1 for _ in open(f, encoding="utf-8", errors="replace"))
         if n > 400:
             problems.append(f"{f}: {n} lines (at most 400: split it by concern)")
+
+# Every source that marks strings for translation is read by po/update-pot.sh.
+potfiles = {l.strip() for l in open("po/POTFILES.in", encoding="utf-8") if l.strip() and not l.startswith("#")}
+marker = re.compile(r'(?<![\w.])n?tr\("')
+for f in tracked:
+    if f.endswith(".swift") and f.startswith("Sources/") and f not in potfiles:
+        code = [l for l in open(f, encoding="utf-8") if not l.lstrip().startswith("//")]
+        if any(marker.search(l) for l in code):
+            problems.append(f"{f}: marks strings with tr()/ntr() but is not in po/POTFILES.in")
 
 # One version.
 version = re.search(r'static let string = "([^"]+)"', open("Sources/CastCore/Version.swift").read()).group(1)

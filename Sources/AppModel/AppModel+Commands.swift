@@ -127,6 +127,12 @@ extension AppModel {
     }
 
     /// Runs `body` on the session; a failure becomes a notice (`failed` explains it instead).
+    /// Likes or dislikes what plays, or takes the rating back when it is already given.
+    func rate(_ action: UserAction) async {
+        let clear = userActions.contains(action)
+        await run { try await $0.media.userAction(action, clear: clear) }
+    }
+
     func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
         guard let session else { post(tr("Not connected to a Cast device.")); return }
         do {

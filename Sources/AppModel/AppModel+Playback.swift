@@ -74,6 +74,11 @@ extension AppModel {
     }
     public var selectedRate: Double { Self.rateSegment(for: playbackRate) }
 
+    /// The user actions in effect for the media (a like the person gave it, from any sender).
+    public var userActions: Set<UserAction> { Set(media?.userActionStates?.map(\.userAction) ?? []) }
+    /// Whether the app on the device takes likes or dislikes (its supportedMediaCommands).
+    public var offersRating: Bool { controlsMedia && (supports(.like) || supports(.dislike)) }
+
     /// The device's volume (RECEIVER_STATUS), as Google's Cast dialog shows it: set by any
     /// sender, the TV remote or a phone, it shows here.
     public var deviceVolume: Volume? { receiverStatus?.volume }

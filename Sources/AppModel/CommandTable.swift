@@ -84,6 +84,8 @@ extension AppAction {
         case queuePlayNext = "queue-play-next"
         case cycleRepeat = "queue-repeat"
         case toggleShuffle = "queue-shuffle"
+        case like
+        case dislike
         case showPreferences = "preferences"
         case toggleRememberPositions = "remember-positions"
 
@@ -285,6 +287,15 @@ extension AppAction.Name {
         case .toggleShuffle:
             AppCommand({ tr("Shuffle") }, enabled: { $0.hasQueue && $0.isConnected && $0.supports(.queueShuffle) },
                        state: { .bool($0.queue.repeatMode == .allAndShuffle) }, run: { m, _ in await m.toggleShuffle() })
+        case .like:
+            // A thumbs up: pressed again, it is taken back (USER_ACTION with clear).
+            AppCommand({ tr("Like") }, enabled: { $0.controlsMedia && $0.supports(.like) },
+                       notSupported: { tr("This app does not take likes.") },
+                       state: { .bool($0.userActions.contains(.like)) }, run: { m, _ in await m.rate(.like) })
+        case .dislike:
+            AppCommand({ tr("Dislike") }, enabled: { $0.controlsMedia && $0.supports(.dislike) },
+                       notSupported: { tr("This app does not take dislikes.") },
+                       state: { .bool($0.userActions.contains(.dislike)) }, run: { m, _ in await m.rate(.dislike) })
         case .showPreferences:
             AppCommand({ tr("Preferences") }, keys: ["<Control>comma"], enabled: { $0.preferencesPrompt != nil },
                        run: { m, _ in m.preferencesPrompt?() })

@@ -189,19 +189,3 @@ func describe(_ error: any Error) -> String {
     default: return "\(error)"
     }
 }
-
-struct DeadlineExceeded: Error {}
-
-/// Runs `operation`, throwing `DeadlineExceeded` if it does not finish within `limit`.
-func withDeadline<T: Sendable>(_ limit: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: limit)
-            throw DeadlineExceeded()
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next() else { throw DeadlineExceeded() }
-        return first
-    }
-}

@@ -128,11 +128,17 @@ public actor CastConnection {
             handshake.fail(error)
             throw .connecting(to: device, failedWith: error)
         }
+        // A device that accepts the TCP connection and never completes TLS: closing the channel
+        // at the deadline fails the handshake (an awaited future cannot be cancelled).
+        let started = ContinuousClock.now
+        let deadline = loop.scheduleTask(in: .init(configuration.connectTimeout)) { channel.close(promise: nil) }
         do {
-            try await withDeadline(configuration.connectTimeout) { try await handshake.futureResult.get() }
+            try await handshake.futureResult.get()
+            deadline.cancel()
         } catch {
+            deadline.cancel()
             try? await channel.close()
-            if error is DeadlineExceeded {
+            if ContinuousClock.now - started >= configuration.connectTimeout {
                 throw .tlsFailed(device: device.description, reason: "no TLS handshake within \(DisconnectReason.format(configuration.connectTimeout.seconds)) s")
             }
             throw .tlsFailed(device: device.description, reason: describe(error))

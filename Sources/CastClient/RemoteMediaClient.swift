@@ -234,6 +234,21 @@ public actor RemoteMediaClient {
         return try await send("SKIP_AD") { .skipAd(MediaSessionRequest(requestId: $0, mediaSessionId: id)) }
     }
 
+    /// Likes, dislikes, follows … the playing media (USER_ACTION); `clear` takes it back.
+    /// The receiver must advertise the action's bit (LIKE, DISLIKE, FOLLOW, UNFOLLOW).
+    @discardableResult
+    public func userAction(_ action: UserAction, clear: Bool = false) async throws(CastClientError) -> MediaStatus? {
+        let needs: MediaCommands = switch action {
+        case .like: .like
+        case .dislike: .dislike
+        case .follow: .follow
+        case .unfollow: .unfollow
+        default: []
+        }
+        let id = try mediaSession(for: "USER_ACTION", needs: needs)
+        return try await send("USER_ACTION") { .userAction(UserActionRequest(requestId: $0, mediaSessionId: id, userAction: action, clear: clear ? true : nil)) }
+    }
+
     /// Sets the stream volume (0 ... 1), not the device volume.
     @discardableResult
     public func setStreamVolume(_ level: Double) async throws(CastClientError) -> MediaStatus? {

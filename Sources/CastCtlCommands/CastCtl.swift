@@ -37,6 +37,8 @@ public struct CastCtl: AsyncParsableCommand {
             TracksCommand.self,
             StyleCommand.self,
             SkipAdCommand.self,
+            LikeCommand.self,
+            DislikeCommand.self,
             NextCommand.self,
             PrevCommand.self,
             QueueCommand.self,

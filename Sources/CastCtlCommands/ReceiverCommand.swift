@@ -83,6 +83,9 @@ struct ReceiverCommand: AsyncParsableCommand {
         help: ArgumentHelp("With --fetch-media: decode each LOAD's first frame with ffmpeg before playing, and log how long fetching and decoding took.", visibility: .hidden))
     var firstFrame = false
 
+    @Flag(name: .customLong("user-actions"), help: "Offer LIKE and DISLIKE (USER_ACTION), as music apps' receivers do.")
+    var userActions = false
+
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
@@ -125,6 +128,7 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.model = model
         config.fetchMedia = fetchMedia || firstFrame
         config.avReceiver = avReceiver
+        if userActions { config.supportedMediaCommands.formUnion([.like, .dislike]) }
         config.decodeFirstFrame = firstFrame
         config.apps = try apps.map { try ReceiverApp.parse($0) }
         config.faults = FaultInjection(

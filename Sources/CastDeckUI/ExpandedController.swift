@@ -40,6 +40,8 @@ final class ExpandedController {
     let muteButton: ToggleButton
     let volume: Scale
     let tracksButton: MenuButton
+    /// Like and Dislike, shown only when the app on the device takes them.
+    let ratingRow: Box
     let styleButton: Button
     let tracks: TracksPopover
     let volumeControl: VolumeControl
@@ -85,6 +87,7 @@ final class ExpandedController {
         muteButton = ui.get("mute")
         volume = ui.get("volume")
         tracksButton = ui.get("tracks")
+        ratingRow = ui.get("rating-row")
         styleButton = ui.get("style")
         // Times are laid out left to right on their own (no isolate marks in their text, which
         // assistive technology read out); the remaining time keeps to the far end of the row.
@@ -229,6 +232,7 @@ final class ExpandedController {
         artPlaceholder.setIconName(model.mediaKind.iconName)
         previousButton.isVisible = model.hasQueue
         nextButton.isVisible = model.hasQueue
+        ratingRow.isVisible = model.offersRating
         // Finished or stopped: say so and offer Play Again instead of a transport that cannot work.
         let phase = model.phase
         ended.isVisible = phase.isOver

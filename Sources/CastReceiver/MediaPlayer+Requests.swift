@@ -156,6 +156,32 @@ extension MediaPlayer {
         return .status
     }
 
+    /// LIKE and DISLIKE exclude each other, as a thumbs up and down do; FOLLOW and UNFOLLOW
+    /// likewise. `clear` takes the action back.
+    mutating func userAction(_ r: UserActionRequest, now: Double) -> Reply {
+        _ = advance(to: now)
+        if let e = check(r.mediaSessionId) { return e }
+        let opposite: [UserAction: UserAction] = [.like: .dislike, .dislike: .like, .follow: .unfollow, .unfollow: .follow]
+        guard let other = opposite[r.userAction], announcedCommands.contains(Self.command(for: r.userAction)) else {
+            return .error(type: "INVALID_REQUEST", reason: .invalidCommand)
+        }
+        var states = media?.userActionStates ?? []
+        states.removeAll { $0.userAction == r.userAction || (r.clear != true && $0.userAction == other) }
+        if r.clear != true { states.append(UserActionState(userAction: r.userAction)) }
+        media?.userActionStates = states
+        return .status
+    }
+
+    static func command(for action: UserAction) -> MediaCommands {
+        switch action {
+        case .like: .like
+        case .dislike: .dislike
+        case .follow: .follow
+        case .unfollow: .unfollow
+        default: []
+        }
+    }
+
     mutating func setVolume(_ r: SetVolumeRequest, now: Double) -> Reply {
         _ = advance(to: now)
         if let e = check(r.mediaSessionId) { return e }

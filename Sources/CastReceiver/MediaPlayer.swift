@@ -40,8 +40,11 @@ struct MediaPlayer {
     /// The commands this player really implements.
     static let supportedCommands: MediaCommands = [
         .pause, .seek, .streamVolume, .streamMute, .queueNext, .queuePrev, .queueShuffle, .skipAd, .queueRepeatAll,
-        .queueRepeatOne, .editTracks, .playbackRate,
+        .queueRepeatOne, .editTracks, .playbackRate, .like, .dislike, .follow, .unfollow,
     ]
+    /// Rating and following, which the Default Media Receiver does not offer (music apps do):
+    /// announced only when the receiver is configured to (`castctl receiver --user-actions`).
+    static let userActionCommands: MediaCommands = [.like, .dislike, .follow, .unfollow]
     static let rateRange: ClosedRange<Double> = 0.5...2.0
     /// What MEDIA_STATUS announces (the receiver's configuration may announce less).
     var announcedCommands = MediaPlayer.supportedCommands

@@ -28,7 +28,7 @@ public struct ReceiverConfiguration: Sendable {
     public var deviceAuth: DeviceAuthSimulation?
     /// What MEDIA_STATUS says the player supports (`supportedMediaCommands`). Fewer than the
     /// default imitates a receiver that cannot, say, change the rate; requests are still served.
-    public var supportedMediaCommands: MediaCommands = MediaPlayer.supportedCommands
+    public var supportedMediaCommands: MediaCommands = MediaPlayer.supportedCommands.subtracting(MediaPlayer.userActionCommands)
     /// The receiver's own heartbeat policy.
     public var heartbeat: HeartbeatPolicy = HeartbeatPolicy()
     /// The time base of playback. ``SystemClock`` by default; ``ManualClock`` in tests.

@@ -102,6 +102,7 @@ extension ReceiverCore {
         case .stop(let r): result = app.player.stop(r, now: t)
         case .seek(let r): result = app.player.seek(r, now: t)
         case .setPlaybackRate(let r): result = app.player.setPlaybackRate(r, now: t)
+        case .userAction(let r): result = app.player.userAction(r, now: t)
         case .setVolume(let r): result = app.player.setVolume(r, now: t)
         case .editTracksInfo(let r): result = app.player.editTracksInfo(r, now: t)
         case .editAudioTracks(let r): result = app.player.editAudioTracks(r, now: t)

@@ -107,6 +107,8 @@ final class DemoReceiver: @unchecked Sendable {
         config.port = getenv("CASTDECK_DEMO_PORT").flatMap { Int(String(cString: $0)) } ?? 0
         config.friendlyName = tr("Demo Receiver")
         config.model = "CastDeck Simulator"
+        // The demo shows every control CastDeck has, Like and Dislike included.
+        config.supportedMediaCommands.formUnion([.like, .dislike])
         let s = CastReceiverServer(configuration: config)
         try await s.start()
         server = s

@@ -93,6 +93,27 @@ final class AppModelTests: XCTestCase {
         XCTAssertEqual(rate, 1, "nothing was sent")
     }
 
+    func testLikeAndDislikeGoThroughTheTable() async throws {
+        XCTAssertFalse(model.isEnabled(.like), "nothing loaded, and the default receiver takes no likes")
+        await model.disconnect()
+        await h.stop()
+        h = try await Harness.start(supported: [.pause, .seek, .streamVolume, .streamMute, .skipAd, .editTracks, .playbackRate, .like, .dislike])
+        model = h.model()
+        await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address)))
+        await model.perform(.castSample)
+        XCTAssertTrue(model.offersRating)
+        XCTAssertEqual(model.state(of: .like), .bool(false))
+        let liked = await model.perform(.like)
+        XCTAssertEqual(liked, .performed)
+        XCTAssertEqual(model.state(of: .like), .bool(true), "current when the command returns")
+        let onReceiver = try await h.receiverMedia()?.media?.userActionStates?.map(\.userAction)
+        XCTAssertEqual(onReceiver, [.like])
+        await model.perform(.dislike)
+        XCTAssertEqual(model.userActions, [.dislike])
+        await model.perform(.dislike)
+        XCTAssertEqual(model.userActions, [], "pressed again, the dislike is taken back")
+    }
+
     func testAdBannerAndSkipCountdown() async throws {
         await model.perform(.castSample)
         try await h.server.advanceClock(by: 2)

@@ -9,8 +9,8 @@ import Testing
 
 @Suite("RemoteMediaClient against the simulated receiver", .serialized, .timeLimit(.minutes(2)))
 struct RemoteMediaClientTests {
-    func withLoaded(_ body: (Simulator, CastSession) async throws -> Void) async throws {
-        let sim = try await Simulator.start()
+    func withLoaded(announcing extra: MediaCommands = [], _ body: (Simulator, CastSession) async throws -> Void) async throws {
+        let sim = try await Simulator.start(announcing: extra)
         let session = CastSession(device: sim.address, configuration: testConfiguration())
         do {
             try await session.start()
@@ -222,6 +222,30 @@ struct RemoteMediaClientTests {
             // The link is still fine.
             try await session.media.pause()
             #expect(try await sim.media()?.playerState == .paused)
+        }
+    }
+
+    @Test func likeAndDislikeExcludeEachOtherAndClearTakesBack() async throws {
+        try await withLoaded(announcing: [.like, .dislike]) { sim, session in
+            func states() async throws -> [UserAction] { try await sim.media()?.media?.userActionStates?.map(\.userAction) ?? [] }
+            let liked = try await session.media.userAction(.like)
+            #expect(liked?.effectiveMedia?.userActionStates?.map(\.userAction) == [.like])
+            #expect(try await states() == [.like])
+            try await session.media.userAction(.dislike)
+            #expect(try await states() == [.dislike])
+            try await session.media.userAction(.dislike, clear: true)
+            #expect(try await states() == [])
+            #expect(await session.media.mediaInformation?.userActionStates == [])
+        }
+    }
+
+    @Test func likeIsRefusedWhereTheAppDoesNotOfferIt() async throws {
+        try await withLoaded { sim, session in
+            await #expect(throws: CastClientError.commandNotSupported(command: "USER_ACTION")) {
+                try await session.media.userAction(.like)
+            }
+            let states = try await sim.media()?.media?.userActionStates
+            #expect(states == nil)
         }
     }
 

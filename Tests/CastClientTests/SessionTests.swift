@@ -298,6 +298,30 @@ struct FaultTests {
         await sim.stop()
     }
 
+    @Test func aPeerThatNeverSpeaksTLSFailsWithinTheConnectTimeout() async throws {
+        // A socket that accepts and then says nothing (a wedged device, a wrong port).
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, len) } }
+        #expect(listen(listener, 4) == 0)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) } }
+        let port = Int(UInt16(bigEndian: addr.sin_port))
+        var configuration = testConfiguration()
+        configuration.connectTimeout = .milliseconds(700)
+        let session = CastSession(device: DeviceAddress(host: "127.0.0.1", port: port), configuration: configuration)
+        do {
+            try await session.connect()
+            Issue.record("expected the connection to fail")
+        } catch {
+            guard case .tlsFailed(_, let reason) = error else { Issue.record("got \(error)"); return }
+            #expect(reason.contains("no TLS handshake within"))
+        }
+    }
+
     @Test func slowReplyIsATimeoutError() async throws {
         let sim = try await Simulator.start(faults: FaultInjection(replyDelay: .milliseconds(1500)))
         let session = CastSession(device: sim.address, configuration: testConfiguration(timeout: .milliseconds(500)))

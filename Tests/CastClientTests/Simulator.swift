@@ -13,8 +13,9 @@ struct Simulator {
     let server: CastReceiverServer
     let address: DeviceAddress
 
-    static func start(faults: FaultInjection = FaultInjection(), port: Int = 0) async throws -> Simulator {
+    static func start(faults: FaultInjection = FaultInjection(), port: Int = 0, announcing extra: MediaCommands = []) async throws -> Simulator {
         var config = ReceiverConfiguration()
+        config.supportedMediaCommands.formUnion(extra)
         config.host = "127.0.0.1"
         config.port = port
         config.faults = faults

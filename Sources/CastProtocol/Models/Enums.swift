@@ -25,6 +25,17 @@ public enum IdleReason: OpenStringEnum {
     ]
 }
 
+/// A rating or follow action a person takes on the playing media (USER_ACTION, and
+/// `MediaInformation.userActionStates`). Receivers advertise the ones they take with the
+/// LIKE / DISLIKE / FOLLOW / UNFOLLOW bits of `supportedMediaCommands`.
+public enum UserAction: OpenStringEnum {
+    case like, dislike, follow, unfollow, flag, skipAd, lyrics, unknown(String)
+    public static let wireNames: [(UserAction, String)] = [
+        (.like, "LIKE"), (.dislike, "DISLIKE"), (.follow, "FOLLOW"), (.unfollow, "UNFOLLOW"), (.flag, "FLAG"),
+        (.skipAd, "SKIP_AD"), (.lyrics, "LYRICS"),
+    ]
+}
+
 /// What SEEK does to the play/pause state.
 public enum ResumeState: OpenStringEnum {
     case playbackStart, playbackPause, unknown(String)

@@ -23,6 +23,17 @@ public struct Volume: Codable, Hashable, Sendable {
 }
 
 // wire: read write
+/// One user action in effect for a media item (`MediaInformation.userActionStates`).
+public struct UserActionState: Codable, Hashable, Sendable {
+    public var userAction: UserAction
+    public var customData: JSONValue?
+    public init(userAction: UserAction, customData: JSONValue? = nil) {
+        self.userAction = userAction
+        self.customData = customData
+    }
+}
+
+// wire: read write
 /// An image of the media (poster, album art, thumbnail). Width and height may be absent.
 public struct CastImage: Codable, Hashable, Sendable {
     public var url: String

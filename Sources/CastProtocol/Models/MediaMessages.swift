@@ -77,6 +77,26 @@ public struct SeekRequest: Codable, Hashable, Sendable {
 }
 
 // wire: message
+/// USER_ACTION: a person likes, dislikes, follows … the playing media; `clear` undoes it.
+public struct UserActionRequest: Codable, Hashable, Sendable {
+    public var requestId: Int
+    public var mediaSessionId: Int?
+    public var userAction: UserAction
+    /// Where the action applies (ALBUM, ARTIST, TRACK …); absent = the media itself.
+    public var userActionContext: String?
+    public var clear: Bool?
+    public var customData: JSONValue?
+
+    public init(requestId: Int, mediaSessionId: Int?, userAction: UserAction, clear: Bool? = nil, userActionContext: String? = nil) {
+        self.requestId = requestId
+        self.mediaSessionId = mediaSessionId
+        self.userAction = userAction
+        self.clear = clear
+        self.userActionContext = userActionContext
+    }
+}
+
+// wire: message
 /// SET_PLAYBACK_RATE to `playbackRate`, or multiply by `relativePlaybackRate`.
 public struct SetPlaybackRateRequest: Codable, Hashable, Sendable {
     public var requestId: Int
@@ -162,6 +182,7 @@ public enum MediaMessage: Hashable, Sendable {
     case stop(MediaSessionRequest)
     case seek(SeekRequest)
     case setPlaybackRate(SetPlaybackRateRequest)
+    case userAction(UserActionRequest)
     case setVolume(SetVolumeRequest)
     indirect case editTracksInfo(EditTracksInfoRequest)
     case editAudioTracks(EditAudioTracksRequest)
@@ -201,6 +222,7 @@ public enum MediaMessage: Hashable, Sendable {
         case .queueChange(let m): m.requestId
         case .seek(let r): r.requestId
         case .setPlaybackRate(let r): r.requestId
+        case .userAction(let r): r.requestId
         case .setVolume(let r): r.requestId
         case .editTracksInfo(let r): r.requestId
         case .editAudioTracks(let r): r.requestId
@@ -233,6 +255,7 @@ extension MediaMessage: CastJSONMessage {
         case "STOP": self = .stop(try MediaSessionRequest(from: decoder))
         case "SEEK": self = .seek(try SeekRequest(from: decoder))
         case "SET_PLAYBACK_RATE": self = .setPlaybackRate(try SetPlaybackRateRequest(from: decoder))
+        case "USER_ACTION": self = .userAction(try UserActionRequest(from: decoder))
         case "SET_VOLUME": self = .setVolume(try SetVolumeRequest(from: decoder))
         case "EDIT_TRACKS_INFO": self = .editTracksInfo(try EditTracksInfoRequest(from: decoder))
         case "EDIT_AUDIO_TRACKS": self = .editAudioTracks(try EditAudioTracksRequest(from: decoder))
@@ -270,6 +293,7 @@ extension MediaMessage: CastJSONMessage {
         case .stop: "STOP"
         case .seek: "SEEK"
         case .setPlaybackRate: "SET_PLAYBACK_RATE"
+        case .userAction: "USER_ACTION"
         case .setVolume: "SET_VOLUME"
         case .editTracksInfo: "EDIT_TRACKS_INFO"
         case .editAudioTracks: "EDIT_AUDIO_TRACKS"
@@ -310,6 +334,7 @@ extension MediaMessage: CastJSONMessage {
         case .queueChange(let m): try write(type, m, to: encoder)
         case .seek(let m): try write(type, m, to: encoder)
         case .setPlaybackRate(let m): try write(type, m, to: encoder)
+        case .userAction(let m): try write(type, m, to: encoder)
         case .setVolume(let m): try write(type, m, to: encoder)
         case .editTracksInfo(let m): try write(type, m, to: encoder)
         case .editAudioTracks(let m): try write(type, m, to: encoder)

@@ -29,6 +29,8 @@ public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
         var vmapAdsRequest: AdsRequest?
         var hlsSegmentFormat: String?
         var entity: String?
+        /// The user actions in effect for this media (a LIKE the person gave it).
+        var userActionStates: [UserActionState]?
         var customData: JSONValue?
     }
 

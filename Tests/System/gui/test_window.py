@@ -161,6 +161,25 @@ def rate_from_other_sender():
             raise Failure(f"{other} is still pressed next to 0.5×")
 
 
+def user_actions():
+    media = receiver_media(CASTCTL, DEVICE).get("media") or {}
+    return sorted(s.get("userAction") for s in media.get("userActionStates") or [])
+
+
+@case("Like and Dislike send USER_ACTION and follow another sender's rating")
+def rating():
+    like = find(app, "Like")
+    wait_for("Like to be sensitive", lambda: "sensitive" in states(like))
+    click(like)
+    wait_for("LIKE on the receiver", lambda: user_actions() == ["LIKE"])
+    wait_for("Like pressed", lambda: pressed(find(app, "Like")))
+    castctl(CASTCTL, DEVICE, "dislike")
+    wait_for("Dislike pressed and Like not", lambda: pressed(find(app, "Dislike")) and not pressed(find(app, "Like")))
+    click(find(app, "Dislike"))
+    wait_for("the rating taken back", lambda: user_actions() == [])
+    wait_for("neither pressed", lambda: not pressed(find(app, "Dislike")) and not pressed(find(app, "Like")))
+
+
 def checked_rows():
     """The names of the tracks popover's chosen rows (radio buttons checked for AT-SPI)."""
     return sorted(n.name.lstrip("\u200e\u200f") for n in find_all(app, role="radio button") if "checked" in states(n))
@@ -271,7 +290,7 @@ def quit_in_the_demo():
     wait_for("castdeck to quit", lambda: not process_running(pid), timeout=20)
 
 
-for test in [pick_device, cast_sample, skip_ad, rate_two, one_pause_button, rate_from_other_sender, subtitles, style, mute, volume,
+for test in [pick_device, cast_sample, skip_ad, rate_two, one_pause_button, rate_from_other_sender, rating, subtitles, style, mute, volume,
              quit_in_the_demo]:
     try:
         test()

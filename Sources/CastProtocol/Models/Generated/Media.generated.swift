@@ -29,6 +29,31 @@ extension Volume: JSONWritable {
     }
 }
 
+extension UserActionState: JSONReadable {
+    init(reading r: inout JSONParser) throws(JSONParser.Failure) {
+        var userAction: UserAction?
+        try r.enterObject()
+        while let key = try r.nextKey() {
+            switch key {
+            case "userAction": userAction = try r.readEnum(UserAction.self)
+            case "customData": customData = try r.optionalValue()
+            default: try r.skipValue()
+            }
+        }
+        guard let userAction else { throw r.fail("missing userAction") }
+        self.userAction = userAction
+    }
+}
+
+extension UserActionState: JSONWritable {
+    func write(to o: inout JSONOut) throws {
+        let e = o.open()
+        try o.member("customData", customData)
+        o.member("userAction", userAction)
+        o.close(e)
+    }
+}
+
 extension CastImage: JSONReadable {
     init(reading r: inout JSONParser) throws(JSONParser.Failure) {
         var url: String?

@@ -47,6 +47,19 @@ extension SeekRequest {
     }
 }
 
+extension UserActionRequest {
+    func write(to o: inout JSONOut, type: String) throws {
+        let e = o.openMessage(type: type)
+        o.member("clear", clear)
+        try o.member("customData", customData)
+        o.member("mediaSessionId", mediaSessionId)
+        o.member("requestId", requestId)
+        o.member("userAction", userAction)
+        o.member("userActionContext", userActionContext)
+        o.close(e)
+    }
+}
+
 extension SetPlaybackRateRequest {
     func write(to o: inout JSONOut, type: String) throws {
         let e = o.openMessage(type: type)

@@ -19,6 +19,8 @@ extension MediaInformation {
     public var vmapAdsRequest: AdsRequest? { get { box.storage.fields.vmapAdsRequest } _modify { yield &fields.vmapAdsRequest } }
     public var hlsSegmentFormat: String? { get { box.storage.fields.hlsSegmentFormat } _modify { yield &fields.hlsSegmentFormat } }
     public var entity: String? { get { box.storage.fields.entity } _modify { yield &fields.entity } }
+    /// The user actions in effect for this media (a LIKE the person gave it).
+    public var userActionStates: [UserActionState]? { get { box.storage.fields.userActionStates } _modify { yield &fields.userActionStates } }
     public var customData: JSONValue? { get { box.storage.fields.customData } _modify { yield &fields.customData } }
 }
 
@@ -53,6 +55,7 @@ extension MediaInformation: JSONReadable {
             case "vmapAdsRequest": storage.fields.vmapAdsRequest = try r.optional(AdsRequest.self)
             case "hlsSegmentFormat": storage.fields.hlsSegmentFormat = try r.optionalString()
             case "entity": storage.fields.entity = try r.optionalString()
+            case "userActionStates": storage.fields.userActionStates = try r.optionalArray(of: UserActionState.self)
             case "customData": storage.fields.customData = try r.optionalValue()
             default: try r.skipValue()
             }
@@ -79,6 +82,7 @@ extension MediaInformation: JSONWritable {
         o.member("streamType", streamType)
         try o.member("textTrackStyle", textTrackStyle)
         try o.member("tracks", tracks)
+        try o.member("userActionStates", userActionStates)
         try o.member("vmapAdsRequest", vmapAdsRequest)
         o.close(e)
     }
