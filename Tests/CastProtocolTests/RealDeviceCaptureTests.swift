@@ -72,6 +72,9 @@ enum RealCaptures {
                 #expect(s.media?.metadata?.title == rawStatus["media"]?["metadata"]?["title"]?.stringValue)
                 #expect(s.media?.duration == rawStatus["media"]?["duration"]?.doubleValue)
             }
+        case .receiver(.launchError(let m)):
+            #expect(m.requestId == raw["requestId"]?.intValue)
+            #expect(m.reason?.rawValue == raw["reason"]?.stringValue)
         case .custom(let ns, _):
             #expect(ns == entry.namespace)
         default:
