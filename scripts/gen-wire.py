@@ -255,7 +255,9 @@ class Generator:
                "    init(reading r: inout JSONParser) throws(JSONParser.Failure) {"]
         out += [f"        {l}" for l in locals_]
         if model.box:
-            args = ", ".join(f"{mb.name}: {self.placeholder(mb)}" for mb in model.members if mb.required)
+            # Members that are not optional (required or with a default) need a placeholder
+            # until the reader has seen them.
+            args = ", ".join(f"{mb.name}: {self.placeholder(mb)}" for mb in model.members if not mb.optional)
             out.append("        // The members go straight into the storage the value will hold.")
             out.append(f"        let storage = CopyOnWrite<Fields>.Storage(Fields({args}))")
         out += ["        try r.enterObject()",
@@ -301,7 +303,9 @@ class Generator:
 
     def codable(self, model):
         keys = [mb.name for mb in model.members] + [mb.also for mb in model.members if mb.also]
-        out = [f"extension {model.name}: Codable {{",
+        # A box's Fields is nested in its model.
+        name = f"{model.box}.Fields" if model.box else model.name
+        out = [f"extension {name}: Codable {{",
                "    enum CodingKeys: String, CodingKey {",
                *wrap("        case ", [mb.name for mb in model.members])]
         for mb in model.members:

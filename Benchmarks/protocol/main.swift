@@ -11,7 +11,9 @@
 //   castdeck-bench-protocol [--seconds S] [--rounds N] [--python PATH]
 // For profilers: CASTDECK_BENCH_ITERATIONS=N (typed decode), CASTDECK_BENCH_TREE_ITERATIONS=N
 // (untyped tree), CASTDECK_BENCH_ENCODE_ITERATIONS=N (encode) run just that N times and stop.
-import CastProtocol
+// The typed decode through the tree (the loose path a status the one-pass reader steps aside
+// from takes, protocol.md §17) is measured too, against the one-pass reader.
+@_spi(Reference) import CastProtocol
 import Foundation
 
 var seconds = 2.0
@@ -117,6 +119,18 @@ func result(_ name: String, _ ours: Double, _ peer: Double, _ peerName: String, 
 }
 
 /// The same work as json.loads: frame → CastMessage → an untyped JSON tree.
+/// The same frame into the typed models through the JSON tree and Codable, the path that
+/// reads loosely.
+@inline(never)
+func decodeThroughTreeOnce() -> Int {
+    decoder.append(frame)
+    guard let message = try? decoder.nextMessage(),
+        let decoded = message.withUTF8Payload({ try? CastJSON.decodeThroughTree(MediaMessage.self, fromUTF8: $0, namespace: CastNamespace.mediaURN) }),
+        case .mediaStatus(let m)? = decoded
+    else { fatalError("benchmark frame did not decode through the tree") }
+    return m.status.count
+}
+
 @inline(never)
 func parseTreeOnce() -> Int {
     decoder.append(frame)
@@ -212,6 +226,13 @@ if let typed = allocations(decodeOnce), let tree = allocations(parseTreeOnce), l
     print("allocations per message: not counted (run through Benchmarks/run.sh, which preloads malloc-count.so)")
 }
 
+var treeTypedRates: [Double] = []
+for _ in 1...rounds { treeTypedRates.append(swiftRate(decodeThroughTreeOnce)) }
+let mtt = median(treeTypedRates)
+print(String(format: "median CastDeck, typed through the tree (the loose path):          %.0f msg/s (%.2f of the one-pass reader)", mtt, mtt / ms))
+if let treeTyped = allocations(decodeThroughTreeOnce) {
+    print(String(format: "allocations per message, typed through the tree: %.1f", treeTyped))
+}
 
 var encodeRates: [Double] = []
 var pyEncodeRates: [Double] = []

@@ -22,6 +22,11 @@
 //
 //   CastClientProber ── answers CastDiscovery's DeviceProber ("connect + GET_STATUS")
 //
+// Received messages are read loosely (CastProtocol leaves out what it cannot read and says
+// what; the connection logs it at debug level), so a real device's odd reply still answers
+// its request; a command fails only when what it needs is missing (an app without a
+// transport id cannot be joined).
+//
 // Logging: CastClientConfiguration.logger (castdeck and castctl bootstrap swift-log).
 // DeviceAddress comes from CastCore (re-exported), shared with CastDiscovery.
 @_exported import CastCore

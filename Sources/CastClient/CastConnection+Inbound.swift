@@ -41,10 +41,15 @@ extension CastConnection {
     func receive(_ raw: CastMessage) {
         guard closeReason == nil else { return }
         let decoded: Result<NamespacedMessage, CastProtocolError>
+        var dropped: [DroppedPart] = []
         do {
-            decoded = .success(try raw.decoded())
+            decoded = .success(try raw.decoded(dropped: &dropped))
         } catch {
             decoded = .failure(error)
+        }
+        // Parts of a message that could not be read were left out; the rest is used (protocol.md §17).
+        for part in dropped {
+            logger.debug("left out an unreadable part", metadata: ["cast.namespace": "\(raw.namespace)", "cast.part": "\(part)"])
         }
         lastHeard = .now
         logger.trace("receive", metadata: ["cast.message": "\(raw)"])

@@ -220,6 +220,10 @@ public actor CastSession {
 
     func joinApp(_ running: ReceiverApplication) async throws(CastClientError) -> SessionInfo {
         guard let connection else { throw .notConnected }
+        // An app started outside Cast may be listed without a transport id: nothing to connect to.
+        guard running.isJoinable else {
+            throw .invalidArgument("\(running.displayName ?? running.appId) cannot be joined: the device gives no transport id for it.")
+        }
         try await connection.connectVirtual(to: running.transportId)
         app = running
         wantedApp = (running.appId, running.sessionId)

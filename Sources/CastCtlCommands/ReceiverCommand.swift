@@ -89,6 +89,15 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
+    @Option(name: .customLong("replay-receiver"), help: ArgumentHelp("Test hook: answer receiver GET_STATUS with this recorded RECEIVER_STATUS (JSON file); replay mode.", valueName: "file", visibility: .hidden))
+    var replayReceiver: String?
+
+    @Option(name: .customLong("replay-media"), help: ArgumentHelp("Test hook: with --replay-receiver, answer media GET_STATUS with this recorded MEDIA_STATUS.", valueName: "file", visibility: .hidden))
+    var replayMedia: String?
+
+    @Option(name: .customLong("replay-message"), help: ArgumentHelp("Test hook: with --replay-receiver, send this recorded message unasked after CONNECT (repeatable).", valueName: "namespace=file", visibility: .hidden))
+    var replayMessages: [String] = []
+
     @OptionGroup var auth: ReceiverAuthOptions
 
     func validate() throws {
@@ -131,6 +140,7 @@ struct ReceiverCommand: AsyncParsableCommand {
         if userActions { config.supportedMediaCommands.formUnion([.like, .dislike]) }
         config.decodeFirstFrame = firstFrame
         config.apps = try apps.map { try ReceiverApp.parse($0) }
+        config.replay = try replayScript()
         config.faults = FaultInjection(
             stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },
             closeAfterMessages: closeAfter,
@@ -195,5 +205,25 @@ struct ReceiverCommand: AsyncParsableCommand {
         }
         sources.forEach { $0.cancel() }
         return received
+    }
+
+    /// The recorded messages of --replay-*, read as they are (nil without --replay-receiver).
+    private func replayScript() throws -> ReplayScript? {
+        guard let replayReceiver else {
+            if replayMedia != nil || !replayMessages.isEmpty { throw ValidationError("--replay-media and --replay-message need --replay-receiver.") }
+            return nil
+        }
+        func read(_ path: String) throws -> String {
+            do { return try String(contentsOfFile: path, encoding: .utf8) } catch {
+                throw ValidationError("Could not read the recorded message \(path): \(error.localizedDescription)")
+            }
+        }
+        let broadcasts = try replayMessages.map { spec -> (namespace: String, payload: String) in
+            guard let eq = spec.firstIndex(of: "="), spec.hasPrefix("urn:x-cast:") else {
+                throw ValidationError("--replay-message takes NAMESPACE=FILE, as urn:x-cast:com.google.cast.multizone=zone.json.")
+            }
+            return (String(spec[..<eq]), try read(String(spec[spec.index(after: eq)...])))
+        }
+        return ReplayScript(receiverStatus: try read(replayReceiver), mediaStatus: try replayMedia.map(read), broadcasts: broadcasts)
     }
 }

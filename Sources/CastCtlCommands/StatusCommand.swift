@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
 import ArgumentParser
 import CastClient
 import CastProtocol
+import Foundation
 
 /// `castctl status`: the device, its running app and what plays.
 struct StatusCommand: AsyncParsableCommand {
@@ -16,7 +18,9 @@ struct StatusCommand: AsyncParsableCommand {
             let status = try await session.connect()
             await session.settledAuthentication()
             var info: SessionInfo?
-            if let app = status.applications?.first(where: { $0.isIdleScreen != true }) {
+            // Join the running app to read its media; one that cannot be joined (no transport
+            // id) or has no media is still shown from the receiver status.
+            if let app = status.applications?.first(where: { $0.isIdleScreen != true }), app.isJoinable {
                 info = try await session.join(appID: app.appId)
             }
             return await StatusReport(device: device.name, session: session, info: info)
@@ -30,12 +34,17 @@ struct StatusCommand: AsyncParsableCommand {
             let level = v.level.map { Output.percent($0) } ?? "?"
             lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")")
         }
+        let shown = r.receiver?.applications?.first { $0.appId == r.session?.appID } ?? r.receiver?.applications?.first
         if let s = r.session {
             lines.append("App:     \(s.displayName ?? s.appID) (\(s.appID)), session \(s.sessionID)")
-        } else if let idle = r.receiver?.applications?.first {
-            lines.append("App:     \(idle.displayName ?? idle.appId) (idle screen)")
+        } else if let app = shown {
+            lines.append("App:     \(app.displayName ?? app.appId) (\(app.isIdleScreen == true ? "idle screen" : app.appId))")
         } else {
             lines.append("App:     none")
+        }
+        // What the app says it is doing, for media apps and others alike.
+        if let text = shown?.statusText?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text != shown?.displayName {
+            lines.append("Status:  \(text)")
         }
         if r.session != nil {
             lines.append("Media:   " + r.mediaLine)

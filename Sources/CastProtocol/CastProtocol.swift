@@ -16,7 +16,9 @@
 //               └── custom(namespace, payload)
 //
 //   JSON: JSONParser → JSONValue → JSONTreeDecoder (Codable), tolerant of unknown fields
-//   and open enums (WireEnum); CastJSON encodes/decodes a namespace's messages. The media
+//   and open enums (WireEnum); a part it cannot read is left out and named, the rest used
+//   (TolerantReading, Models/Reading+RealDevices: what real devices send, protocol.md §17);
+//   CastJSON encodes/decodes a namespace's messages. The media
 //   status and common commands also take a fast path: a one-pass reader (JSONReadable) and a
 //   direct writer (JSONWritable), each checked against the Codable path.
 //   Models/: what messages carry: MediaStatus, MediaInformation, tracks and TextTrackStyle,

@@ -3,8 +3,10 @@
 /// A `Decoder` that maps a parsed `JSONValue` tree onto Codable models.
 ///
 /// Numbers are accepted as int or float wherever the model wants either (an integer field
-/// takes `1.0` but not `1.5`); errors are `DecodingError`s with the full coding path, so
-/// `CastJSON` can say which field is wrong.
+/// takes `1.0` but not `1.5`), and as strings holding a number; errors are `DecodingError`s
+/// with the full coding path, so `CastJSON` can say which field is wrong. It reads loosely:
+/// an optional member or array element that cannot be read is left out and noted
+/// (TolerantReading.swift), so one odd part does not cost the whole message.
 final class JSONTreeDecoder: Decoder {
     let value: JSONValue
     let codingPath: [any CodingKey]
@@ -61,11 +63,12 @@ func unbox<T: Decodable>(_ value: JSONValue, as type: T.Type, parent: [any Codin
     }
     if T.self == Int.self { return try integer(value, Int.self, path) as! T }
     if T.self == Double.self {
-        guard let d = value.doubleValue else { throw mismatch(type, value, path) }
+        guard let d = value.doubleValue ?? numberInString(value)?.doubleValue else { throw mismatch(type, value, path) }
         return d as! T
     }
     if T.self == Bool.self {
-        guard case .bool(let b) = value else { throw mismatch(type, value, path) }
+        if case .bool(let b) = value { return b as! T }
+        guard let b = booleanInOtherShape(value) else { throw mismatch(type, value, path) }
         return b as! T
     }
     if T.self == Int64.self { return try integer(value, Int64.self, path) as! T }
@@ -81,11 +84,19 @@ func unbox<T: Decodable>(_ value: JSONValue, as type: T.Type, parent: [any Codin
     if T.self == Int8.self { return try integer(value, Int8.self, path) as! T }
     if T.self == UInt16.self { return try integer(value, UInt16.self, path) as! T }
     if T.self == UInt8.self { return try integer(value, UInt8.self, path) as! T }
+    // Arrays keep the elements that can be read; a lone object stands for a one-element array.
+    switch value {
+    case .array(let elements):
+        if let A = T.self as? any ElementDroppingArray.Type { return A.readKeepingWhatCanBeRead(elements, path: path) as! T }
+    case .object:
+        if let A = T.self as? any ElementDroppingArray.Type { return A.readKeepingWhatCanBeRead([value], path: path) as! T }
+    default: break
+    }
     return try T(from: JSONTreeDecoder(value: value, codingPath: path))
 }
 
 private func integer<I: FixedWidthInteger>(_ value: JSONValue, _ type: I.Type, _ path: [any CodingKey]) throws -> I {
-    switch value {
+    switch numberInString(value) ?? value {
     case .int(let i):
         if let v = I(exactly: i) { return v }
     case .double(let d):
@@ -147,10 +158,17 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try present(type, key)
     }
 
+    /// An optional member: absent, null, or one that cannot be read is nil (the last is noted,
+    /// TolerantReading.swift).
     private func present<T: Decodable>(_ type: T.Type, _ key: Key) throws -> T? {
         guard let v = object[key.stringValue] else { return nil }
         if case .null = v { return nil }
-        return try unbox(v, as: type, parent: codingPath, key: key)
+        do {
+            return try unbox(v, as: type, parent: codingPath, key: key)
+        } catch {
+            DroppedParts.note(error, at: path(key))
+            return nil
+        }
     }
 
     func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try unbox(try node(key), as: type, parent: codingPath, key: key) }

@@ -86,8 +86,7 @@ public enum CastJSON {
 
     static func describe(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            let p = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-            return p.isEmpty ? "the message" : "“\(p)”"
+            context.codingPath.isEmpty ? "the message" : "“\(pathText(context.codingPath))”"
         }
         switch error {
         case .keyNotFound(let key, let context):
@@ -137,7 +136,8 @@ func readType(_ decoder: any Decoder) throws -> String {
         throw DecodingError.typeMismatch(
             [String: Any].self, .init(codingPath: [], debugDescription: "the payload is not a JSON object"))
     }
-    guard let type = try c.decodeIfPresent(String.self, forKey: .type) else {
+    // Some receiver apps (Pandora's, for one) name the message in `responseType` and send no `type`.
+    guard let type = try c.decodeIfPresent(String.self, forKey: .type) ?? c.decodeIfPresent(String.self, forKey: .responseType) else {
         throw DecodingError.keyNotFound(TypeKey.type, .init(codingPath: [], debugDescription: "no type"))
     }
     return type
@@ -181,12 +181,19 @@ extension CastMessage {
     /// Decodes the payload according to the namespace. Google's JSON namespaces must carry
     /// a JSON object with a `type`; anything else is an `invalidJSON` error naming the problem.
     public func decoded() throws(CastProtocolError) -> NamespacedMessage {
+        var dropped: [DroppedPart] = []
+        return try decoded(dropped: &dropped)
+    }
+
+    /// The same, also saying which parts of the payload were left out because they could not
+    /// be read (the rest is used; protocol.md §17).
+    public func decoded(dropped: inout [DroppedPart]) throws(CastProtocolError) -> NamespacedMessage {
         let ns = CastNamespace(urn: namespace)
         func json<M: CastJSONMessage>(_: M.Type) throws(CastProtocolError) -> M {
             // A received payload is read straight from its bytes: no String is made of it.
             switch body {
-            case .utf8Text(let bytes): return try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace)
-            case .payload(.string(let text)): return try CastJSON.decode(M.self, from: text, namespace: namespace)
+            case .utf8Text(let bytes): return try CastJSON.decode(M.self, fromUTF8: bytes, namespace: namespace, dropped: &dropped)
+            case .payload(.string(let text)): return try CastJSON.decode(M.self, fromUTF8: text.utf8, namespace: namespace, dropped: &dropped)
             case .payload(.binary): throw .unexpectedPayloadType(namespace: namespace)
             }
         }

@@ -14,7 +14,14 @@ public protocol OpenStringEnum: Codable, Hashable, Sendable, CustomStringConvert
 
 extension OpenStringEnum {
     public init(rawValue: String) {
-        self = Self.wireNames.first(where: { $0.1 == rawValue })?.0 ?? .unknown(rawValue)
+        if let known = Self.wireNames.first(where: { $0.1 == rawValue })?.0 {
+            self = known
+            return
+        }
+        // Some apps and firmware send known values in lower case ("buffered"): the value is
+        // read as the known one (and written back in its canonical spelling).
+        let upper = rawValue.uppercased()
+        self = Self.wireNames.first(where: { $0.1 == upper })?.0 ?? .unknown(rawValue)
     }
 
     public var rawValue: String {

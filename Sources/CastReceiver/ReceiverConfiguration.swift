@@ -48,6 +48,8 @@ public struct ReceiverConfiguration: Sendable {
     public var decodeFirstFrame: Bool = false
     /// Where the receiver logs. Every message in and out is logged at `.debug`.
     public var logger: Logger = Logger(label: "castdeck.receiver")
+    /// Test hook: answer with messages recorded from a real device (ReceiverCore+Replay.swift).
+    public var replay: ReplayScript?
 
     public init() {}
 

@@ -34,11 +34,12 @@ extension ReceiverCore {
     }
 
     /// The `malformedMediaStatusOnce` fault: one MEDIA_STATUS no parser can accept, to
-    /// every sender of the app, before the first real one.
+    /// every sender of the app, before the first real one. It is cut off mid-way: a status
+    /// with unreadable members would be read loosely (its parts left out), as a real one is.
     func sendMalformedMediaStatusIfAsked(_ app: RunningApp) {
         if config.faults.malformedMediaStatusOnce, !malformedSent {
             malformedSent = true
-            let bad = #"{"type":"MEDIA_STATUS","requestId":0,"status":{"mediaSessionId":"not a number","playerState":17}}"#
+            let bad = #"{"type":"MEDIA_STATUS","requestId":0,"status":[{"mediaSessionId":"not a number","playerState":17"#
             logger.info("fault: sending one malformed MEDIA_STATUS")
             for c in connections.values {
                 for sender in c.senders(connectedTo: app.transportId) {

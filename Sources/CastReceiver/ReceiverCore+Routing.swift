@@ -55,6 +55,7 @@ extension ReceiverCore {
     }
 
     func route(_ message: CastMessage, from c: SenderConnection) {
+        if let script = config.replay, routeReplay(message, script: script, from: c) { return }
         let ns = CastNamespace(urn: message.namespace)
         let sender = message.sourceID
         let vc = VirtualConnection(sender: sender, peer: message.destinationID)

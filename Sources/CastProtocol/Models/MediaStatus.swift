@@ -11,10 +11,11 @@
 /// them whenever a status was decoded, stored or handed on: a tenth of decoding a status was
 /// memmove. Reading and changing members works as with any struct.
 public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
-    // wire: read write; box MediaInformation
+    // wire: read write codable; box MediaInformation
     /// The members, as they are on the wire (the Codable form is theirs).
-    struct Fields: Codable, Hashable, Sendable {
-        var contentId: String
+    struct Fields: Hashable, Sendable {
+        /// Required by the protocol, but some live-radio apps leave it out: read as "".
+        var contentId: String  // wire: default ""
         var contentUrl: String?
         /// Required by the protocol, but some senders send null.
         var streamType: StreamType?

@@ -4,6 +4,7 @@
 // there and run the script again.
 
 extension MediaInformation {
+    /// Required by the protocol, but some live-radio apps leave it out: read as "".
     public var contentId: String { get { box.storage.fields.contentId } _modify { yield &fields.contentId } }
     public var contentUrl: String? { get { box.storage.fields.contentUrl } _modify { yield &fields.contentUrl } }
     /// Required by the protocol, but some senders send null.
@@ -34,6 +35,49 @@ extension MediaInformation: CustomReflectable {
     public var customMirror: Mirror { Mirror(reflecting: box.fields) }
 }
 
+extension MediaInformation.Fields: Codable {
+    enum CodingKeys: String, CodingKey {
+        case contentId, contentUrl, streamType, contentType, metadata, duration, tracks, textTrackStyle, breaks
+        case breakClips, vmapAdsRequest, hlsSegmentFormat, entity, customData
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        contentId = try c.decodeIfPresent(String.self, forKey: .contentId) ?? ""
+        contentUrl = try c.decodeIfPresent(String.self, forKey: .contentUrl)
+        streamType = try c.decodeIfPresent(StreamType.self, forKey: .streamType)
+        contentType = try c.decodeIfPresent(String.self, forKey: .contentType)
+        metadata = try c.decodeIfPresent(MediaMetadata.self, forKey: .metadata)
+        duration = try c.decodeIfPresent(Double.self, forKey: .duration)
+        tracks = try c.decodeIfPresent([MediaTrack].self, forKey: .tracks)
+        textTrackStyle = try c.decodeIfPresent(TextTrackStyle.self, forKey: .textTrackStyle)
+        breaks = try c.decodeIfPresent([AdBreak].self, forKey: .breaks)
+        breakClips = try c.decodeIfPresent([AdBreakClip].self, forKey: .breakClips)
+        vmapAdsRequest = try c.decodeIfPresent(AdsRequest.self, forKey: .vmapAdsRequest)
+        hlsSegmentFormat = try c.decodeIfPresent(String.self, forKey: .hlsSegmentFormat)
+        entity = try c.decodeIfPresent(String.self, forKey: .entity)
+        customData = try c.decodeIfPresent(JSONValue.self, forKey: .customData)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(contentId, forKey: .contentId)
+        try c.encodeIfPresent(contentUrl, forKey: .contentUrl)
+        try c.encodeIfPresent(streamType, forKey: .streamType)
+        try c.encodeIfPresent(contentType, forKey: .contentType)
+        try c.encodeIfPresent(metadata, forKey: .metadata)
+        try c.encodeIfPresent(duration, forKey: .duration)
+        try c.encodeIfPresent(tracks, forKey: .tracks)
+        try c.encodeIfPresent(textTrackStyle, forKey: .textTrackStyle)
+        try c.encodeIfPresent(breaks, forKey: .breaks)
+        try c.encodeIfPresent(breakClips, forKey: .breakClips)
+        try c.encodeIfPresent(vmapAdsRequest, forKey: .vmapAdsRequest)
+        try c.encodeIfPresent(hlsSegmentFormat, forKey: .hlsSegmentFormat)
+        try c.encodeIfPresent(entity, forKey: .entity)
+        try c.encodeIfPresent(customData, forKey: .customData)
+    }
+}
+
 extension MediaInformation: JSONReadable {
     init(reading r: inout JSONParser) throws(JSONParser.Failure) {
         var contentId: String?
@@ -42,7 +86,7 @@ extension MediaInformation: JSONReadable {
         try r.enterObject()
         while let key = try r.nextKey() {
             switch key {
-            case "contentId": contentId = try r.readString()
+            case "contentId": contentId = try r.optionalString()
             case "contentUrl": storage.fields.contentUrl = try r.optionalString()
             case "streamType": storage.fields.streamType = try r.optionalEnum(StreamType.self)
             case "contentType": storage.fields.contentType = try r.optionalString()
@@ -60,8 +104,7 @@ extension MediaInformation: JSONReadable {
             default: try r.skipValue()
             }
         }
-        guard let contentId else { throw r.fail("missing contentId") }
-        storage.fields.contentId = contentId
+        storage.fields.contentId = contentId ?? ""
         self.init(filled: storage)
     }
 }
