@@ -38,7 +38,7 @@ extension MediaInformation: CustomReflectable {
 extension MediaInformation.Fields: Codable {
     enum CodingKeys: String, CodingKey {
         case contentId, contentUrl, streamType, contentType, metadata, duration, tracks, textTrackStyle, breaks
-        case breakClips, vmapAdsRequest, hlsSegmentFormat, entity, customData
+        case breakClips, vmapAdsRequest, hlsSegmentFormat, entity, userActionStates, customData
     }
 
     public init(from decoder: any Decoder) throws {
@@ -56,6 +56,7 @@ extension MediaInformation.Fields: Codable {
         vmapAdsRequest = try c.decodeIfPresent(AdsRequest.self, forKey: .vmapAdsRequest)
         hlsSegmentFormat = try c.decodeIfPresent(String.self, forKey: .hlsSegmentFormat)
         entity = try c.decodeIfPresent(String.self, forKey: .entity)
+        userActionStates = try c.decodeIfPresent([UserActionState].self, forKey: .userActionStates)
         customData = try c.decodeIfPresent(JSONValue.self, forKey: .customData)
     }
 
@@ -74,6 +75,7 @@ extension MediaInformation.Fields: Codable {
         try c.encodeIfPresent(vmapAdsRequest, forKey: .vmapAdsRequest)
         try c.encodeIfPresent(hlsSegmentFormat, forKey: .hlsSegmentFormat)
         try c.encodeIfPresent(entity, forKey: .entity)
+        try c.encodeIfPresent(userActionStates, forKey: .userActionStates)
         try c.encodeIfPresent(customData, forKey: .customData)
     }
 }
