@@ -187,6 +187,7 @@ import Testing
         media.vmapAdsRequest = AdsRequest(adTagUrl: "v", adsResponse: "w")
         media.hlsSegmentFormat = "aac"
         media.entity = "e"
+        media.userActionStates = [UserActionState(userAction: .unknown("CHEER"), customData: custom)]
         return media
     }
 
