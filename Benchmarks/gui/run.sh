@@ -9,6 +9,8 @@
 #     castctl watch on the same session;
 #  3. a status storm: pychromecast seeks 100 times a second for 10 s while the window shows
 #     the session; the main loop's longest stall (CASTDECK_MAINLOOP_PROBE) against one frame.
+#  4. the window's own path for a speed change, click → wire → status → render
+#     (CASTDECK_RATE_PROBE), against pychromecast's command → status on the same receiver.
 # Prints medians of N runs (default 21; BENCH_RUNS=N). With 7, the first-frame ratio of two
 # full runs an hour apart on this 2-core host read 1.14 and 1.27; 21 interleaved pairs cost
 # ten seconds more and moved less.
@@ -110,3 +112,26 @@ PY
 echo "status storm ($seeks, 100 a second, from pychromecast): castdeck's longest main-loop stall ${stall} ms, CPU $(( (c1 - c0) * 1000 / hz )) ms"
 kill -0 "$app" || { echo "castdeck did not survive the storm" >&2; exit 1; }
 result gui "status storm, 100 seeks/s: longest main-loop stall" "$stall" 16.7 "one frame at 60 Hz" ms lower
+
+# The window's own command path: a click on a speed button (the win.rate action activated as
+# the button does) → SET_PLAYBACK_RATE → the receiver's status → the snapshot stored → the
+# expanded controller rendering the new speed (CASTDECK_RATE_PROBE, CastDeckUI/RateProbe.swift),
+# against pychromecast's command → acknowledged status on the same receiver, in the same run.
+kill "$app" 2>/dev/null || true
+clicks="${BENCH_CLICKS:-400}"
+rprobe="$work/rate-probe.json"
+CASTDECK_RATE_PROBE="$clicks:$rprobe" "$bin/castdeck" --device "$dev" >/dev/null 2>&1 & app=$!; pids+=($app)
+for _ in $(seq 1200); do [[ -s $rprobe ]] && break; sleep 0.1; done
+[[ -s $rprobe ]] || { echo "castdeck wrote no rate probe ($rprobe)" >&2; exit 1; }
+kill "$app" 2>/dev/null || true
+pcc=$("$root/.venv/bin/python" Benchmarks/client/pychromecast_rate.py "$dev" "$clicks")
+read -r w50 w99 p50 p99 < <(python3 - "$rprobe" "$pcc" <<'PY'
+import json, sys
+w, p = json.load(open(sys.argv[1])), json.loads(sys.argv[2])
+print(w["p50_ms"], w["p99_ms"], p["p50_ms"], p["p99_ms"])
+PY
+)
+echo "window path, click → wire → status → render ($clicks clicks): p50 ${w50} ms, p99 ${w99} ms;"
+echo "  pychromecast command → status on the same receiver: p50 ${p50} ms, p99 ${p99} ms"
+result gui "click → SET_PLAYBACK_RATE → status → render, p50" "$w50" "$p50" "pychromecast, command → status" ms lower
+result gui "click → SET_PLAYBACK_RATE → status → render, p99" "$w99" "$p99" "pychromecast, command → status" ms lower

@@ -233,6 +233,7 @@ final class ExpandedController {
         previousButton.isVisible = model.hasQueue
         nextButton.isVisible = model.hasQueue
         ratingRow.isVisible = model.offersRating
+        RateProbe.shared?.rendered(rateEnabled: model.isEnabled(.setRate), rate: model.selectedRate, actions: actions)
         // Finished or stopped: say so and offer Play Again instead of a transport that cannot work.
         let phase = model.phase
         ended.isVisible = phase.isOver
