@@ -8,7 +8,7 @@ SWIFT ?= swift
 # Executables the tests run as separate processes.
 TEST_TOOLS := castctl imagecache-writer castdeck
 
-.PHONY: demo check setup build test system-test bench fuzz soak lint deb package-test
+.PHONY: demo check setup build test system-test bench fuzz soak lint format deb package-test
 
 setup:
 	./scripts/setup.sh
@@ -32,9 +32,13 @@ check: setup
 	dbus-run-session -- env GDK_BACKEND=x11 GSK_RENDERER=cairo xvfb-run -a -s "-noreset -screen 0 1280x800x24 -nolisten tcp" $(SWIFT) test --skip-build
 	./scripts/system-tests.sh
 
-# House rules of the source tree (layering, licence headers, file length, one version).
+# House rules of the source tree (layering, licence headers, file length, one version, format).
 lint:
 	./scripts/lint.sh
+
+# Formats every Swift source as .swift-format says (lint fails on what is not).
+format:
+	./scripts/format.sh
 
 # The Debian package (release build with the Swift runtime linked statically; lintian).
 deb: setup

@@ -7,6 +7,7 @@
 #   - every source file carries its SPDX licence header in its first lines
 #   - no Swift file over 400 lines (generated protobuf code excepted)
 #   - every Swift source that marks strings with tr()/ntr() is listed in po/POTFILES.in
+#   - the Swift sources are formatted as .swift-format says (scripts/format.sh --check)
 #   - one version: meson.build's project version and the metainfo's newest release are
 #     CastDeckVersion (Sources/CastCore/Version.swift)
 #   - nothing outside the test scripts points into ../shared, which a clone does not have
@@ -62,6 +63,12 @@ for f in tracked:
         n = sum(1 for _ in open(f, encoding="utf-8", errors="replace"))
         if n > 400:
             problems.append(f"{f}: {n} lines (at most 400: split it by concern)")
+
+# Formatted as .swift-format says (scripts/format.sh formats).
+fmt = subprocess.run(["scripts/format.sh", "--check"], capture_output=True, text=True)
+if fmt.returncode != 0:
+    out = (fmt.stdout + fmt.stderr).strip().splitlines()
+    problems.append("not formatted (run scripts/format.sh): " + "; ".join(out[:3]) + (" …" if len(out) > 3 else ""))
 
 # Every source that marks strings for translation is read by po/update-pot.sh.
 potfiles = {l.strip() for l in open("po/POTFILES.in", encoding="utf-8") if l.strip() and not l.startswith("#")}

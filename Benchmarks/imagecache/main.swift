@@ -20,7 +20,8 @@ import Foundation
 let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 var iterations = 2000
 if let i = CommandLine.arguments.firstIndex(of: "--iterations"), i + 1 < CommandLine.arguments.count,
-   let n = Int(CommandLine.arguments[i + 1]) {
+    let n = Int(CommandLine.arguments[i + 1])
+{
     iterations = n
 }
 
@@ -34,7 +35,8 @@ func percentile(_ values: [UInt64], _ p: Double) -> UInt64 {
 
 // MARK: Server
 
-let python = FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".venv/bin/python").path)
+let python =
+    FileManager.default.isExecutableFile(atPath: root.appendingPathComponent(".venv/bin/python").path)
     ? root.appendingPathComponent(".venv/bin/python").path : "/usr/bin/python3"
 let server = Process()
 server.executableURL = URL(fileURLWithPath: python)
@@ -95,7 +97,8 @@ do {
             let loader = gdk_pixbuf_loader_new()
             defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
             guard gdk_pixbuf_loader_write(loader, buf.baseAddress, gsize(buf.count), nil) != 0,
-                  gdk_pixbuf_loader_close(loader, nil) != 0, let p = gdk_pixbuf_loader_get_pixbuf(loader) else { return nil }
+                gdk_pixbuf_loader_close(loader, nil) != 0, let p = gdk_pixbuf_loader_get_pixbuf(loader)
+            else { return nil }
             g_object_ref(UnsafeMutableRawPointer(p))
             return p
         }
@@ -117,8 +120,9 @@ do {
     let original = [UInt8](repeating: 7, count: 2048)
     let variant = [UInt8](repeating: 9, count: 1024)
     let t0 = now()
-    try ImageCache.seedSyntheticEntries(directory: dir, count: 10_000, original: original, variant: variant,
-                                        variantSize: thumb)
+    try ImageCache.seedSyntheticEntries(
+        directory: dir, count: 10_000, original: original, variant: variant,
+        variantSize: thumb)
     let seeded = now() - t0
     var opens: [UInt64] = []
     var reads: [UInt64] = []
@@ -187,6 +191,8 @@ do {
     print("3. miss path, 600x600 PNG -> 96x96 thumbnail, \(rounds) rounds (\(stats.downloads) downloads):")
     print("   raw download (peer)  median \(ms(rawMedian))")
     print("   cache miss           median \(ms(missMedian))")
-    print(String(format: "   overhead             median +%@ (%.1fx the raw download)",
-                 ms(missMedian > rawMedian ? missMedian - rawMedian : 0), Double(missMedian) / Double(rawMedian)))
+    print(
+        String(
+            format: "   overhead             median +%@ (%.1fx the raw download)",
+            ms(missMedian > rawMedian ? missMedian - rawMedian : 0), Double(missMedian) / Double(rawMedian)))
 }

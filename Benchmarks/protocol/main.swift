@@ -95,8 +95,10 @@ func foundationEncodeOnce() -> Int {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     guard let json = try? encoder.encode(statusMessage),
-        let bytes = try? CastMessage(source: "web-7", destination: "sender-1", namespace: CastNamespace.mediaURN,
-                                     utf8: String(decoding: json, as: UTF8.self)).framed()
+        let bytes = try? CastMessage(
+            source: "web-7", destination: "sender-1", namespace: CastNamespace.mediaURN,
+            utf8: String(decoding: json, as: UTF8.self)
+        ).framed()
     else { fatalError("benchmark status did not encode with JSONEncoder") }
     return bytes.count > 0 ? 1 : 0
 }
@@ -113,8 +115,10 @@ func allocations(_ body: () -> Int) -> Double? {
 }
 
 func result(_ name: String, _ ours: Double, _ peer: Double, _ peerName: String, _ unit: String, better: String) {
-    let fields = ["\"area\":\"protocol\"", "\"name\":\"\(name)\"", "\"ours\":\(ours)", "\"peer\":\(peer)",
-                  "\"peer_name\":\"\(peerName)\"", "\"unit\":\"\(unit)\"", "\"better\":\"\(better)\""]
+    let fields = [
+        "\"area\":\"protocol\"", "\"name\":\"\(name)\"", "\"ours\":\(ours)", "\"peer\":\(peer)",
+        "\"peer_name\":\"\(peerName)\"", "\"unit\":\"\(unit)\"", "\"better\":\"\(better)\"",
+    ]
     print("bench-result: {" + fields.joined(separator: ",") + "}")
 }
 

@@ -166,7 +166,9 @@ row("PAUSE/PLAY until 100 senders have the status", fanOut)
 row("new sender: TLS + CONNECT + GET_STATUS", newSender)
 // For the summary table: each exchange against the PING → PONG floor of the same connection.
 func result(_ name: String, _ us: Double) {
-    print(#"bench-result: {"area":"receiver","name":"\#(name)","ours":\#(us),"peer":\#(ping),"peer_name":"PING → PONG on the same connection","unit":"µs","better":"lower"}"#)
+    print(
+        #"bench-result: {"area":"receiver","name":"\#(name)","ours":\#(us),"peer":\#(ping),"peer_name":"PING → PONG on the same connection","unit":"µs","better":"lower"}"#
+    )
 }
 result("media GET_STATUS round trip", getStatus)
 result("PAUSE/PLAY until 100 senders have the status", fanOut)

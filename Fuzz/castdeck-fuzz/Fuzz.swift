@@ -181,10 +181,11 @@ struct FuzzMain {
         var argc = Int32(kept.count - 1)
         kept.withUnsafeMutableBufferPointer { buffer in
             var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = buffer.baseAddress
-            exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-                selected(Array(UnsafeBufferPointer(start: data, count: size)))
-                return 0
-            })
+            exit(
+                LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                    selected(Array(UnsafeBufferPointer(start: data, count: size)))
+                    return 0
+                })
         }
         #else
         let files = args.dropFirst(2)

@@ -73,10 +73,11 @@ struct FuzzMain {
         #if FUZZING
         var argc = CommandLine.argc
         var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-        exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-            check(Array(UnsafeBufferPointer(start: data, count: size)))
-            return 0
-        })
+        exit(
+            LLVMFuzzerRunDriver(&argc, &argv) { data, size in
+                check(Array(UnsafeBufferPointer(start: data, count: size)))
+                return 0
+            })
         #else
         let files = CommandLine.arguments.dropFirst()
         guard !files.isEmpty else {

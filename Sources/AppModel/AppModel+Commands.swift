@@ -21,8 +21,10 @@ extension AppModel {
     }
 
     /// `failed` explains a failure instead of the usual sentence (Play Again).
-    func load(_ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil, activeTrackIDs: [Int]? = nil,
-              failed: (@MainActor (any Error) async -> Void)?) async {
+    func load(
+        _ media: MediaInformation, autoplay: Bool = true, startTime: Double? = nil, activeTrackIDs: [Int]? = nil,
+        failed: (@MainActor (any Error) async -> Void)?
+    ) async {
         var media = media
         if localCast?.media.contentId != media.contentId { lastLoad = .media(media) }
         if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
@@ -65,7 +67,10 @@ extension AppModel {
     func applyStyle() async {
         let style = draftStyle
         var sent = false
-        await run { try await $0.media.setTextTrackStyle(style); sent = true }
+        await run {
+            try await $0.media.setTextTrackStyle(style)
+            sent = true
+        }
         if sent { post(tr("The subtitle style is shown on {0}.", sessionDeviceName ?? tr("the device"))) }
     }
 
@@ -101,7 +106,8 @@ extension AppModel {
     /// Whether `text` is an http(s) address with a host (what "Cast a Link" accepts).
     public static func isWebLink(_ text: String) -> Bool {
         guard let url = URL(string: text.trimmingCharacters(in: .whitespacesAndNewlines)),
-              let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme) else { return false }
+            let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme)
+        else { return false }
         return url.host?.isEmpty == false
     }
 
@@ -134,7 +140,10 @@ extension AppModel {
     }
 
     func run(failed: (@MainActor (any Error) async -> Void)? = nil, _ body: (CastSession) async throws -> Void) async {
-        guard let session else { post(tr("Not connected to a Cast device.")); return }
+        guard let session else {
+            post(tr("Not connected to a Cast device."))
+            return
+        }
         do {
             try await body(session)
             // What the reply changed is current when the command returns (the streams bring

@@ -123,8 +123,9 @@ extension AppModel {
         Task { [weak self] in
             do {
                 guard let forgotten = try await directory.forget(id: device.id) else { return }
-                self?.post(tr("Forgot “{0}”", Localization.isolatedAddress(device.friendlyName)),
-                           undo: .forget(forgotten, position: position))
+                self?.post(
+                    tr("Forgot “{0}”", Localization.isolatedAddress(device.friendlyName)),
+                    undo: .forget(forgotten, position: position))
             } catch {
                 self?.post(tr("Could not forget {0}.", device.friendlyName), detail: "\(error)")
             }

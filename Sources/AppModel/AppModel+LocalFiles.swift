@@ -172,7 +172,10 @@ extension AppModel {
         guard let cast = localCast else { return }
         let current = mediaStatus
         let playingOurs = current?.effectiveMedia?.contentId == cast.media.contentId && current?.playerState != .idle
-        if playingOurs { localCastSeen = true; return }
+        if playingOurs {
+            localCastSeen = true
+            return
+        }
         if localCastSeen { endLocalCast() }
     }
 

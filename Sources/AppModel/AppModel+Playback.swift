@@ -120,7 +120,8 @@ extension AppModel {
     /// `currentBreakClipTime` while playing).
     public func adState(at now: ContinuousClock.Instant) -> AdState? {
         guard !isReconnecting, let snapshot, let b = snapshot.status?.breakStatus,
-              let clipTime = snapshot.breakClipTime(at: now) else { return nil }
+            let clipTime = snapshot.breakClipTime(at: now)
+        else { return nil }
         let brk = media?.breaks?.first { $0.id == b.breakId }
         let clipIDs = brk?.breakClipIds ?? []
         let clip = media?.breakClips?.first { $0.id == b.breakClipId }
@@ -129,8 +130,9 @@ extension AppModel {
         let skipAt = b.whenSkippable ?? clip?.whenSkippable
         // Numbers from the device: a non-finite or absurd wait is not shown as a count.
         let skippableIn = skipAt.map { max(0, ($0 - clipTime).rounded(.up)) }.map { $0.isFinite ? min($0, 1e9) : 0 }
-        return AdState(clipIndex: index, clipCount: max(clipIDs.count, 1), remaining: remaining,
-                       skippableIn: skippableIn)
+        return AdState(
+            clipIndex: index, clipCount: max(clipIDs.count, 1), remaining: remaining,
+            skippableIn: skippableIn)
     }
     public var adState: AdState? { adState(at: .now) }
 }

@@ -203,8 +203,10 @@ extension AppModel {
     }
 
     /// Loads a new queue (true) or inserts into the current one (false).
-    private func place(_ items: [QueueItem], _ placement: QueuePlacement, session: CastSession,
-                       from startIndex: Int, at startTime: Double?) async throws(CastClientError) -> Bool {
+    private func place(
+        _ items: [QueueItem], _ placement: QueuePlacement, session: CastSession,
+        from startIndex: Int, at startTime: Double?
+    ) async throws(CastClientError) -> Bool {
         switch placement {
         case .playNext:
             try await session.media.queueInsertNext(items)

@@ -213,5 +213,11 @@ private final class WarnedOnce: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
     /// Sets the flag; returns what it was.
-    func swap(_ new: Bool) -> Bool { lock.withLock { let old = value; value = new; return old } }
+    func swap(_ new: Bool) -> Bool {
+        lock.withLock {
+            let old = value
+            value = new
+            return old
+        }
+    }
 }

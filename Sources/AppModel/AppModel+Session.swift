@@ -22,8 +22,9 @@ extension AppModel {
         // Before each reconnect attempt the session asks where the device is now: a device
         // that came back on another address or port is found by its id in the device list.
         let id = device.id
-        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration,
-                                  locate: { [weak self] in await MainActor.run { self?.devices.first { $0.id == id }?.address } })
+        let session = CastSession(
+            device: device.address, deviceID: device.id, configuration: configuration,
+            locate: { [weak self] in await MainActor.run { self?.devices.first { $0.id == id }?.address } })
         do {
             let status = try await session.connect()
             if Self.mediaApp(in: status) != nil {
@@ -172,8 +173,9 @@ extension AppModel {
             // the device's status keeps coming, so the window follows whatever starts next.
             break
         case .disconnected(.reconnectFailed?):
-            sessionEnded(tr("{0} did not answer. Check that it is on and on this network.", name),
-                         detail: state.description, retry: id)
+            sessionEnded(
+                tr("{0} did not answer. Check that it is on and on this network.", name),
+                detail: state.description, retry: id)
             return true
         case .disconnected(let reason?):
             sessionEnded(tr("The connection to {0} was lost.", name), detail: reason.description, retry: id)
@@ -186,7 +188,8 @@ extension AppModel {
     /// joined to nothing (another sender launched it, or the device restarted), join it.
     private func followDevice(_ session: CastSession, _ status: ReceiverStatus) async {
         guard case .connected = connection, await session.sessionInfo == nil,
-              Self.mediaApp(in: status) != nil else { return }
+            Self.mediaApp(in: status) != nil
+        else { return }
         do {
             _ = try await session.join()
             _ = try? await session.media.requestStatus()

@@ -57,10 +57,12 @@ extension AppModel {
         let own = sharedTokens
         corsCheck = Task { [weak self] in
             let here = await self?.thisComputersAddress()
-            let problems = await CORSCheck.problems(for: media, skipping: { url in
-                guard let served = MediaServerURL(url) else { return false }
-                return own.contains(served.token) || here.map(served.isOn(host:)) == true
-            })
+            let problems = await CORSCheck.problems(
+                for: media,
+                skipping: { url in
+                    guard let served = MediaServerURL(url) else { return false }
+                    return own.contains(served.token) || here.map(served.isOn(host:)) == true
+                })
             guard let self else { return }
             for p in problems { self.post(Self.sentence(for: p), detail: p.detail) }
         }
@@ -81,7 +83,8 @@ extension AppModel {
     /// its address is this computer's, its path has a share's token, and no share here has it.
     func isEndedShare(_ url: String) async -> Bool {
         guard let served = MediaServerURL(url), !sharedTokens.contains(served.token),
-              let here = await thisComputersAddress(), served.isOn(host: here) else { return false }
+            let here = await thisComputersAddress(), served.isOn(host: here)
+        else { return false }
         return await !mediaShare.isServing(url)
     }
 
@@ -90,8 +93,9 @@ extension AppModel {
     func playAgainFailed(_ error: any Error, media: MediaInformation) async {
         let device = sessionDeviceName
         if let e = error as? CastClientError, Self.isLoadFailure(e), await isEndedShare(media.contentId) {
-            post(tr("This computer's media server no longer shares this file. Cast it again."),
-                 detail: "\(device ?? "The device") could not load \(media.contentId): no media server of this computer shares it now (\(e))")
+            post(
+                tr("This computer's media server no longer shares this file. Cast it again."),
+                detail: "\(device ?? "The device") could not load \(media.contentId): no media server of this computer shares it now (\(e))")
             return
         }
         fail(error, device: device)

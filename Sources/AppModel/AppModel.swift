@@ -90,7 +90,10 @@ public final class AppModel {
     public struct BreakMarker: Equatable, Sendable {
         public var position: Double
         public var isWatched: Bool
-        public init(position: Double, isWatched: Bool) { self.position = position; self.isWatched = isWatched }
+        public init(position: Double, isWatched: Bool) {
+            self.position = position
+            self.isWatched = isWatched
+        }
     }
 
     /// A user-readable message for a toast; `serial` grows with every new message.
@@ -209,8 +212,10 @@ public final class AppModel {
     /// - Parameters:
     ///   - directory: the device list (CastDiscovery); `start()` starts it.
     ///   - client: the configuration of every session this model opens.
-    public init(directory: DeviceDirectory, client: CastClientConfiguration = .init(),
-                artwork: any ArtworkProvider = LocalArtworkProvider(), preferences: any StylePreferences) {
+    public init(
+        directory: DeviceDirectory, client: CastClientConfiguration = .init(),
+        artwork: any ArtworkProvider = LocalArtworkProvider(), preferences: any StylePreferences
+    ) {
         self.directory = directory
         self.clientConfiguration = client
         self.artwork = artwork

@@ -29,15 +29,24 @@ public struct AppCommand: Sendable {
     /// What a menu item or the shortcuts window calls it (translated).
     public var label: String { title() }
 
-    init(_ title: @escaping @Sendable () -> String, keys: [String] = [], yielding: [String] = [],
-         parameter: AppAction.Parameter = .none, implied: AppAction.Argument = .none,
-         enabled: @escaping @MainActor @Sendable (AppModel) -> Bool,
-         refusal: (@MainActor @Sendable (AppModel) -> String?)? = nil, notSupported: (@Sendable () -> String)? = nil,
-         state: (@MainActor @Sendable (AppModel) -> AppActionState?)? = nil,
-         run: @escaping @MainActor @Sendable (AppModel, AppAction.Argument) async -> Void) {
-        self.title = title; self.accelerators = keys; self.yieldingKeys = yielding
-        self.parameter = parameter; self.implied = implied; self.enabled = enabled
-        self.refusal = refusal; self.notSupported = notSupported; self.state = state; self.run = run
+    init(
+        _ title: @escaping @Sendable () -> String, keys: [String] = [], yielding: [String] = [],
+        parameter: AppAction.Parameter = .none, implied: AppAction.Argument = .none,
+        enabled: @escaping @MainActor @Sendable (AppModel) -> Bool,
+        refusal: (@MainActor @Sendable (AppModel) -> String?)? = nil, notSupported: (@Sendable () -> String)? = nil,
+        state: (@MainActor @Sendable (AppModel) -> AppActionState?)? = nil,
+        run: @escaping @MainActor @Sendable (AppModel, AppAction.Argument) async -> Void
+    ) {
+        self.title = title
+        self.accelerators = keys
+        self.yieldingKeys = yielding
+        self.parameter = parameter
+        self.implied = implied
+        self.enabled = enabled
+        self.refusal = refusal
+        self.notSupported = notSupported
+        self.state = state
+        self.run = run
     }
 
     /// Every command, by name.
@@ -160,148 +169,191 @@ extension AppAction.Name {
     var entry: AppCommand {
         switch self {
         case .togglePlayPause:
-            AppCommand({ tr("Play or pause") }, yielding: ["space"],
-                       enabled: { $0.controlsMedia && ($0.supports(.pause) || !$0.isPlaying) },
-                       run: { m, _ in await m.togglePlayPause() })
+            AppCommand(
+                { tr("Play or pause") }, yielding: ["space"],
+                enabled: { $0.controlsMedia && ($0.supports(.pause) || !$0.isPlaying) },
+                run: { m, _ in await m.togglePlayPause() })
         case .play:
-            AppCommand({ tr("Play") }, enabled: { $0.controlsMedia && !$0.isPlaying },
-                       run: { m, _ in await m.togglePlayPause() })
+            AppCommand(
+                { tr("Play") }, enabled: { $0.controlsMedia && !$0.isPlaying },
+                run: { m, _ in await m.togglePlayPause() })
         case .pause:
-            AppCommand({ tr("Pause") }, enabled: { $0.controlsMedia && $0.isPlaying && $0.supports(.pause) },
-                       run: { m, _ in await m.togglePlayPause() })
+            AppCommand(
+                { tr("Pause") }, enabled: { $0.controlsMedia && $0.isPlaying && $0.supports(.pause) },
+                run: { m, _ in await m.togglePlayPause() })
         case .seekBackward:
-            AppCommand({ tr("Seek backward 10 seconds") }, yielding: ["Left"], implied: .double(-10),
-                       enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? -10) })
+            AppCommand(
+                { tr("Seek backward 10 seconds") }, yielding: ["Left"], implied: .double(-10),
+                enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? -10) })
         case .seekForward:
-            AppCommand({ tr("Seek forward 10 seconds") }, yielding: ["Right"], implied: .double(10),
-                       enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? 10) })
+            AppCommand(
+                { tr("Seek forward 10 seconds") }, yielding: ["Right"], implied: .double(10),
+                enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? 10) })
         case .seekBackward30:
-            AppCommand({ tr("Seek backward 30 seconds") }, implied: .double(-30),
-                       enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? -30) })
+            AppCommand(
+                { tr("Seek backward 30 seconds") }, implied: .double(-30),
+                enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? -30) })
         case .seekForward30:
-            AppCommand({ tr("Seek forward 30 seconds") }, implied: .double(30),
-                       enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? 30) })
+            AppCommand(
+                { tr("Seek forward 30 seconds") }, implied: .double(30),
+                enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? 30) })
         case .seekTo:
-            AppCommand({ tr("Position") }, parameter: .double, enabled: { $0.canSeek && ($0.duration ?? 0) > 0 },
-                       refusal: { $0.seekRefusal }, run: { m, a in await m.seek(to: a.double ?? 0) })
+            AppCommand(
+                { tr("Position") }, parameter: .double, enabled: { $0.canSeek && ($0.duration ?? 0) > 0 },
+                refusal: { $0.seekRefusal }, run: { m, a in await m.seek(to: a.double ?? 0) })
         case .stopCasting:
             AppCommand({ tr("Stop Casting") }, enabled: { $0.controlsMedia }, run: { m, _ in await m.run { try await $0.media.stop() } })
         case .skipAd:
-            AppCommand({ tr("Skip Ad") }, enabled: { $0.adState?.isSkippable == true },
-                       refusal: { m in
-                           m.adState.map { ad in
-                               ad.skippableIn.map { tr("This ad can be skipped in {0} s.", Int(min($0, 1e9))) } ?? tr("This ad cannot be skipped.")
-                           }
-                       },
-                       notSupported: { tr("This ad cannot be skipped yet.") },
-                       run: { m, _ in await m.skipAd() })
+            AppCommand(
+                { tr("Skip Ad") }, enabled: { $0.adState?.isSkippable == true },
+                refusal: { m in
+                    m.adState.map { ad in
+                        ad.skippableIn.map { tr("This ad can be skipped in {0} s.", Int(min($0, 1e9))) } ?? tr("This ad cannot be skipped.")
+                    }
+                },
+                notSupported: { tr("This ad cannot be skipped yet.") },
+                run: { m, _ in await m.skipAd() })
         case .setRate:
-            AppCommand({ tr("Playback speed") }, parameter: .double, enabled: { $0.controlsMedia && $0.supports(.playbackRate) },
-                       refusal: { $0.controlsMedia ? tr("This receiver cannot change the playback speed.") : nil },
-                       notSupported: { tr("This receiver cannot change the playback speed.") },
-                       state: { .double($0.selectedRate) }, run: { m, a in
-                           let rate = a.double ?? 1
-                           await m.run { try await $0.media.setPlaybackRate(rate) }
-                       })
+            AppCommand(
+                { tr("Playback speed") }, parameter: .double, enabled: { $0.controlsMedia && $0.supports(.playbackRate) },
+                refusal: { $0.controlsMedia ? tr("This receiver cannot change the playback speed.") : nil },
+                notSupported: { tr("This receiver cannot change the playback speed.") },
+                state: { .double($0.selectedRate) },
+                run: { m, a in
+                    let rate = a.double ?? 1
+                    await m.run { try await $0.media.setPlaybackRate(rate) }
+                })
         case .toggleMute:
             // The device's mute (as Google's Cast dialog: the device, not the stream).
-            AppCommand({ tr("Mute") }, enabled: { $0.controlsVolume }, state: { .bool($0.isMuted) }, run: { m, _ in
-                let muted = !m.isMuted
-                await m.run { try await $0.setMuted(muted) }
-            })
+            AppCommand(
+                { tr("Mute") }, enabled: { $0.controlsVolume }, state: { .bool($0.isMuted) },
+                run: { m, _ in
+                    let muted = !m.isMuted
+                    await m.run { try await $0.setMuted(muted) }
+                })
         case .setVolume:
             // The device's volume (SET_VOLUME on the receiver namespace), 0…1, not the stream's.
-            AppCommand({ tr("Volume") }, parameter: .double, enabled: { $0.controlsVolume }, run: { m, a in
-                let level = min(1, max(0, a.double ?? 0))
-                await m.run { try await $0.setVolume(level) }
-            })
+            AppCommand(
+                { tr("Volume") }, parameter: .double, enabled: { $0.controlsVolume },
+                run: { m, a in
+                    let level = min(1, max(0, a.double ?? 0))
+                    await m.run { try await $0.setVolume(level) }
+                })
         case .selectTextTrack:
-            AppCommand({ tr("Subtitles") }, parameter: .int, enabled: { $0.hasTracksToChoose },
-                       state: { .int($0.activeTextTrackID ?? -1) }, run: { m, a in await m.selectTextTrack(a.optionalID) })
+            AppCommand(
+                { tr("Subtitles") }, parameter: .int, enabled: { $0.hasTracksToChoose },
+                state: { .int($0.activeTextTrackID ?? -1) }, run: { m, a in await m.selectTextTrack(a.optionalID) })
         case .selectAudioTrack:
-            AppCommand({ tr("Audio") }, parameter: .int, enabled: { $0.hasTracksToChoose },
-                       state: { .int($0.activeAudioTrackID ?? $0.audioTracks.first?.trackId ?? -1) },
-                       run: { m, a in if let id = a.int { await m.selectAudioTrack(id) } })
+            AppCommand(
+                { tr("Audio") }, parameter: .int, enabled: { $0.hasTracksToChoose },
+                state: { .int($0.activeAudioTrackID ?? $0.audioTracks.first?.trackId ?? -1) },
+                run: { m, a in if let id = a.int { await m.selectAudioTrack(id) } })
         case .applyStyle:
             // Subtitles are drawn over a moving picture: music and photos have none to style.
-            AppCommand({ tr("Apply") }, enabled: { m in
-                m.controlsMedia && m.mediaKind == .video && (m.supports(.editTracks) || !m.textTracks.isEmpty)
-            }, run: { m, _ in await m.applyStyle() })
+            AppCommand(
+                { tr("Apply") },
+                enabled: { m in
+                    m.controlsMedia && m.mediaKind == .video && (m.supports(.editTracks) || !m.textTracks.isEmpty)
+                }, run: { m, _ in await m.applyStyle() })
         case .useStyleAsDefault:
             AppCommand({ tr("Use as Default") }, enabled: { _ in true }, run: { m, _ in m.useStyleAsDefault() })
         case .castSample:
-            AppCommand({ tr("Cast Sample") }, enabled: { $0.isConnected && $0.sampleMedia != nil },
-                       run: { m, _ in await m.castSample() })
+            AppCommand(
+                { tr("Cast Sample") }, enabled: { $0.isConnected && $0.sampleMedia != nil },
+                run: { m, _ in await m.castSample() })
         case .burnSubtitles:
-            AppCommand({ tr("Burn In Subtitles") }, parameter: .int, enabled: { $0.controlsMedia && !$0.burnableSubtitles.isEmpty },
-                       state: { .int($0.burnableSubtitles.first { $0.isBurned }?.number ?? -1) },
-                       run: { m, a in await m.burnSubtitles(a.optionalID) })
+            AppCommand(
+                { tr("Burn In Subtitles") }, parameter: .int, enabled: { $0.controlsMedia && !$0.burnableSubtitles.isEmpty },
+                state: { .int($0.burnableSubtitles.first { $0.isBurned }?.number ?? -1) },
+                run: { m, a in await m.burnSubtitles(a.optionalID) })
         case .playAgain:
-            AppCommand({ tr("Play Again") }, enabled: { $0.isConnected && $0.lastLoad != nil && $0.phase.isOver },
-                       run: { m, _ in await m.playAgain() })
+            AppCommand(
+                { tr("Play Again") }, enabled: { $0.isConnected && $0.lastLoad != nil && $0.phase.isOver },
+                run: { m, _ in await m.playAgain() })
         case .chooseLink:
-            AppCommand({ tr("Cast a Link…") }, keys: ["<Control>l"], enabled: { $0.linkPrompt != nil },
-                       run: { m, _ in m.linkPrompt?() })
+            AppCommand(
+                { tr("Cast a Link…") }, keys: ["<Control>l"], enabled: { $0.linkPrompt != nil },
+                run: { m, _ in m.linkPrompt?() })
         case .chooseFiles:
             // Without a device the files wait until one is chosen (castFiles).
-            AppCommand({ tr("Cast a File…") }, keys: ["<Control>o"], enabled: { $0.filePicker != nil },
-                       run: { m, _ in m.filePicker?() })
+            AppCommand(
+                { tr("Cast a File…") }, keys: ["<Control>o"], enabled: { $0.filePicker != nil },
+                run: { m, _ in m.filePicker?() })
         case .disconnect:
             AppCommand({ tr("Disconnect") }, enabled: { $0.isConnected || $0.isReconnecting }, run: { m, _ in await m.disconnect() })
         case .queueNext:
-            AppCommand({ tr("Next") }, enabled: { m in
-                guard m.hasQueue, m.isConnected, m.supports(.queueNext), let i = m.queue.currentIndex else { return false }
-                return i + 1 < m.queue.count || m.queueWraps
-            }, run: { m, _ in await m.queueCommand { q throws(CastClientError) in try await q.queueNext() } })
+            AppCommand(
+                { tr("Next") },
+                enabled: { m in
+                    guard m.hasQueue, m.isConnected, m.supports(.queueNext), let i = m.queue.currentIndex else { return false }
+                    return i + 1 < m.queue.count || m.queueWraps
+                }, run: { m, _ in await m.queueCommand { q throws(CastClientError) in try await q.queueNext() } })
         case .queuePrev:
-            AppCommand({ tr("Previous") }, enabled: { m in
-                guard m.hasQueue, m.isConnected, m.supports(.queuePrev), let i = m.queue.currentIndex else { return false }
-                return i > 0 || m.queueWraps
-            }, run: { m, _ in await m.queueCommand { q throws(CastClientError) in try await q.queuePrev() } })
+            AppCommand(
+                { tr("Previous") },
+                enabled: { m in
+                    guard m.hasQueue, m.isConnected, m.supports(.queuePrev), let i = m.queue.currentIndex else { return false }
+                    return i > 0 || m.queueWraps
+                }, run: { m, _ in await m.queueCommand { q throws(CastClientError) in try await q.queuePrev() } })
         case .queueJump:
-            AppCommand({ tr("Play") }, parameter: .int, enabled: { $0.hasQueueItems }, run: { m, a in
-                guard let id = a.int else { return }
-                await m.queueCommand { q throws(CastClientError) in try await q.queueJump(to: id) }
-            })
+            AppCommand(
+                { tr("Play") }, parameter: .int, enabled: { $0.hasQueueItems },
+                run: { m, a in
+                    guard let id = a.int else { return }
+                    await m.queueCommand { q throws(CastClientError) in try await q.queueJump(to: id) }
+                })
         case .queueRemove:
-            AppCommand({ tr("Remove") }, parameter: .int, enabled: { $0.hasQueueItems }, run: { m, a in
-                guard let id = a.int else { return }
-                await m.queueCommand { q throws(CastClientError) in try await q.queueRemove([id]) }
-            })
+            AppCommand(
+                { tr("Remove") }, parameter: .int, enabled: { $0.hasQueueItems },
+                run: { m, a in
+                    guard let id = a.int else { return }
+                    await m.queueCommand { q throws(CastClientError) in try await q.queueRemove([id]) }
+                })
         case .queueMoveUp:
-            AppCommand({ tr("Move Up") }, parameter: .int, enabled: { $0.hasQueueItems },
-                       run: { m, a in if let id = a.int { await m.moveQueueItem(id, by: -1) } })
+            AppCommand(
+                { tr("Move Up") }, parameter: .int, enabled: { $0.hasQueueItems },
+                run: { m, a in if let id = a.int { await m.moveQueueItem(id, by: -1) } })
         case .queueMove:
-            AppCommand({ tr("Move") }, parameter: .pair, enabled: { $0.hasQueueItems }, run: { m, a in
-                if case .pair(let id, let target) = a { await m.moveQueueItem(id, onto: target) }
-            })
+            AppCommand(
+                { tr("Move") }, parameter: .pair, enabled: { $0.hasQueueItems },
+                run: { m, a in
+                    if case .pair(let id, let target) = a { await m.moveQueueItem(id, onto: target) }
+                })
         case .queueMoveDown:
-            AppCommand({ tr("Move Down") }, parameter: .int, enabled: { $0.hasQueueItems },
-                       run: { m, a in if let id = a.int { await m.moveQueueItem(id, by: 1) } })
+            AppCommand(
+                { tr("Move Down") }, parameter: .int, enabled: { $0.hasQueueItems },
+                run: { m, a in if let id = a.int { await m.moveQueueItem(id, by: 1) } })
         case .queuePlayNext:
-            AppCommand({ tr("Play Next") }, parameter: .int, enabled: { $0.hasQueueItems },
-                       run: { m, a in if let id = a.int { await m.playQueueItemNext(id) } })
+            AppCommand(
+                { tr("Play Next") }, parameter: .int, enabled: { $0.hasQueueItems },
+                run: { m, a in if let id = a.int { await m.playQueueItemNext(id) } })
         case .cycleRepeat:
-            AppCommand({ tr("Repeat") }, enabled: { $0.hasQueueItems && $0.supports(.queueRepeat) },
-                       run: { m, _ in await m.cycleRepeat() })
+            AppCommand(
+                { tr("Repeat") }, enabled: { $0.hasQueueItems && $0.supports(.queueRepeat) },
+                run: { m, _ in await m.cycleRepeat() })
         case .toggleShuffle:
-            AppCommand({ tr("Shuffle") }, enabled: { $0.hasQueue && $0.isConnected && $0.supports(.queueShuffle) },
-                       state: { .bool($0.queue.repeatMode == .allAndShuffle) }, run: { m, _ in await m.toggleShuffle() })
+            AppCommand(
+                { tr("Shuffle") }, enabled: { $0.hasQueue && $0.isConnected && $0.supports(.queueShuffle) },
+                state: { .bool($0.queue.repeatMode == .allAndShuffle) }, run: { m, _ in await m.toggleShuffle() })
         case .like:
             // A thumbs up: pressed again, it is taken back (USER_ACTION with clear).
-            AppCommand({ tr("Like") }, enabled: { $0.controlsMedia && $0.supports(.like) },
-                       notSupported: { tr("This app does not take likes.") },
-                       state: { .bool($0.userActions.contains(.like)) }, run: { m, _ in await m.rate(.like) })
+            AppCommand(
+                { tr("Like") }, enabled: { $0.controlsMedia && $0.supports(.like) },
+                notSupported: { tr("This app does not take likes.") },
+                state: { .bool($0.userActions.contains(.like)) }, run: { m, _ in await m.rate(.like) })
         case .dislike:
-            AppCommand({ tr("Dislike") }, enabled: { $0.controlsMedia && $0.supports(.dislike) },
-                       notSupported: { tr("This app does not take dislikes.") },
-                       state: { .bool($0.userActions.contains(.dislike)) }, run: { m, _ in await m.rate(.dislike) })
+            AppCommand(
+                { tr("Dislike") }, enabled: { $0.controlsMedia && $0.supports(.dislike) },
+                notSupported: { tr("This app does not take dislikes.") },
+                state: { .bool($0.userActions.contains(.dislike)) }, run: { m, _ in await m.rate(.dislike) })
         case .showPreferences:
-            AppCommand({ tr("Preferences") }, keys: ["<Control>comma"], enabled: { $0.preferencesPrompt != nil },
-                       run: { m, _ in m.preferencesPrompt?() })
+            AppCommand(
+                { tr("Preferences") }, keys: ["<Control>comma"], enabled: { $0.preferencesPrompt != nil },
+                run: { m, _ in m.preferencesPrompt?() })
         case .toggleRememberPositions:
-            AppCommand({ tr("Remember where playback stopped") }, enabled: { _ in true }, state: { .bool($0.remembersPositions) },
-                       run: { m, _ in m.setRemembersPositions(!m.remembersPositions) })
+            AppCommand(
+                { tr("Remember where playback stopped") }, enabled: { _ in true }, state: { .bool($0.remembersPositions) },
+                run: { m, _ in m.setRemembersPositions(!m.remembersPositions) })
         }
     }
 }

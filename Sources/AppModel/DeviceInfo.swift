@@ -45,15 +45,20 @@ public struct DeviceInfo: Hashable, Sendable, Identifiable {
 extension DeviceInfo {
     /// A device this process knows by itself (the in-process demo receiver): listed, never
     /// remembered on disk or probed.
-    public init(id: String, friendlyName: String, model: String, host: String, port: Int,
-                statusText: String? = nil, isGroup: Bool = false, isBusy: Bool = false, origin: Origin) {
-        let source: CastDevice.Source = switch origin {
-        case .discovered: .discovered
-        case .added: .manual
-        case .demo: .local
-        }
-        self.init(CastDevice(id: id, friendlyName: friendlyName, model: model, host: host, port: port,
-                             statusText: statusText, isBusy: isBusy, source: source))
+    public init(
+        id: String, friendlyName: String, model: String, host: String, port: Int,
+        statusText: String? = nil, isGroup: Bool = false, isBusy: Bool = false, origin: Origin
+    ) {
+        let source: CastDevice.Source =
+            switch origin {
+            case .discovered: .discovered
+            case .added: .manual
+            case .demo: .local
+            }
+        self.init(
+            CastDevice(
+                id: id, friendlyName: friendlyName, model: model, host: host, port: port,
+                statusText: statusText, isBusy: isBusy, source: source))
     }
 }
 
@@ -72,15 +77,16 @@ public struct DeviceProblem: Equatable, Sendable {
     public init(_ failure: ProbeFailure, host: String, name: String) {
         kind = failure.kind
         detail = failure.detail
-        (state, sentence) = switch failure.kind {
-        // TRANSLATORS: a device row's state: its host name resolves to no address.
-        case .notFound: (tr("Not found"), AppModel.notFound(host))
-        // TRANSLATORS: a device row's state: nothing answers at its address.
-        case .notAnswering: (tr("Not answering"), AppModel.didNotAnswer(name))
-        // TRANSLATORS: a device row's state: something answers at its address, but not a Cast device.
-        case .notACastDevice: (tr("Not a Cast device"), AppModel.notACastDevice(name))
-        // TRANSLATORS: a device row's state: it could not prove it is a genuine Cast device.
-        case .notVerified: (tr("Not verified"), AppModel.notVerified(name))
-        }
+        (state, sentence) =
+            switch failure.kind {
+            // TRANSLATORS: a device row's state: its host name resolves to no address.
+            case .notFound: (tr("Not found"), AppModel.notFound(host))
+            // TRANSLATORS: a device row's state: nothing answers at its address.
+            case .notAnswering: (tr("Not answering"), AppModel.didNotAnswer(name))
+            // TRANSLATORS: a device row's state: something answers at its address, but not a Cast device.
+            case .notACastDevice: (tr("Not a Cast device"), AppModel.notACastDevice(name))
+            // TRANSLATORS: a device row's state: it could not prove it is a genuine Cast device.
+            case .notVerified: (tr("Not verified"), AppModel.notVerified(name))
+            }
     }
 }

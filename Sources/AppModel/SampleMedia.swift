@@ -9,19 +9,24 @@ public enum SampleMedia {
     public static func bigBuckBunny(artworkPath: String?) -> MediaInformation {
         var images: [CastImage] = []
         if let artworkPath { images.append(CastImage(url: "file://" + artworkPath, width: 480, height: 270)) }
-        images.append(CastImage(url: "https://storage.googleapis.com/gtv-videos-bucket/sample/images/BigBuckBunny.jpg",
-                                width: 780, height: 1200))
-        var metadata = MediaMetadata(metadataType: .movie, title: "Big Buck Bunny",
-                                     subtitle: "Blender Foundation", images: images)
+        images.append(
+            CastImage(
+                url: "https://storage.googleapis.com/gtv-videos-bucket/sample/images/BigBuckBunny.jpg",
+                width: 780, height: 1200))
+        var metadata = MediaMetadata(
+            metadataType: .movie, title: "Big Buck Bunny",
+            subtitle: "Blender Foundation", images: images)
         metadata.studio = "Blender Foundation"
         metadata.releaseDate = "2008-05-20"
         let tracks = [
-            MediaTrack(trackId: 1, type: .text, subtype: .subtitles,
-                       trackContentId: "https://example.invalid/bbb/subs-en.vtt", trackContentType: "text/vtt",
-                       name: "English", language: "en"),
-            MediaTrack(trackId: 2, type: .text, subtype: .subtitles,
-                       trackContentId: "https://example.invalid/bbb/subs-fa.vtt", trackContentType: "text/vtt",
-                       name: "فارسی", language: "fa"),
+            MediaTrack(
+                trackId: 1, type: .text, subtype: .subtitles,
+                trackContentId: "https://example.invalid/bbb/subs-en.vtt", trackContentType: "text/vtt",
+                name: "English", language: "en"),
+            MediaTrack(
+                trackId: 2, type: .text, subtype: .subtitles,
+                trackContentId: "https://example.invalid/bbb/subs-fa.vtt", trackContentType: "text/vtt",
+                name: "فارسی", language: "fa"),
             MediaTrack(trackId: 3, type: .audio, name: "English (stereo)", language: "en"),
             MediaTrack(trackId: 4, type: .audio, name: "Commentary", language: "en"),
         ]

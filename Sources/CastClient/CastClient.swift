@@ -30,7 +30,7 @@
 // Logging: CastClientConfiguration.logger (castdeck and castctl bootstrap swift-log).
 // DeviceAddress comes from CastCore (re-exported), shared with CastDiscovery.
 @_exported import CastCore
+import Logging
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Logging

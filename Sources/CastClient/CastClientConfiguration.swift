@@ -45,10 +45,12 @@ public struct ReconnectPolicy: Sendable, Hashable {
     public var eagerConnectTimeout: Duration
     public var enabled: Bool
 
-    public init(initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2,
-                maxAttempts: Int? = nil, giveUpAfter: Duration? = .seconds(300),
-                eagerPeriod: Duration = .seconds(60), eagerDelay: Duration = .seconds(2),
-                eagerConnectTimeout: Duration = .seconds(2), enabled: Bool = true) {
+    public init(
+        initialDelay: Duration = .seconds(1), maximumDelay: Duration = .seconds(30), jitter: Double = 0.2,
+        maxAttempts: Int? = nil, giveUpAfter: Duration? = .seconds(300),
+        eagerPeriod: Duration = .seconds(60), eagerDelay: Duration = .seconds(2),
+        eagerConnectTimeout: Duration = .seconds(2), enabled: Bool = true
+    ) {
         self.eagerConnectTimeout = eagerConnectTimeout
         self.initialDelay = initialDelay
         self.maximumDelay = maximumDelay

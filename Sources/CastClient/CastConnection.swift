@@ -139,7 +139,8 @@ public actor CastConnection {
             deadline.cancel()
             try? await channel.close()
             if ContinuousClock.now - started >= configuration.connectTimeout {
-                throw .tlsFailed(device: device.description, reason: "no TLS handshake within \(DisconnectReason.format(configuration.connectTimeout.seconds)) s")
+                throw .tlsFailed(
+                    device: device.description, reason: "no TLS handshake within \(DisconnectReason.format(configuration.connectTimeout.seconds)) s")
             }
             throw .tlsFailed(device: device.description, reason: describe(error))
         }

@@ -5,7 +5,9 @@
 /// data/cast-roots/). Their SHA-256 fingerprints are listed in README.md.
 enum CastRootCertificates {
     static let all: [(file: String, pem: String)] = [
-        ("cast_root_ca.pem", """
+        (
+            "cast_root_ca.pem",
+            """
             -----BEGIN CERTIFICATE-----
             MIIDxTCCAq2gAwIBAgIBAjANBgkqhkiG9w0BAQUFADB1MQswCQYDVQQGEwJVUzET
             MBEGA1UECAwKQ2FsaWZvcm5pYTEWMBQGA1UEBwwNTW91bnRhaW4gVmlldzETMBEG
@@ -29,8 +31,11 @@ enum CastRootCertificates {
             ejMCAaPOt9ZgUTsJwiOKMv6YGWBik4XNNEbb1SMPedp3ACoCbYNYzgN3NeGjIJPC
             SqKkRhx1LB9N
             -----END CERTIFICATE-----
-            """),
-        ("eureka_root_ca.pem", """
+            """
+        ),
+        (
+            "eureka_root_ca.pem",
+            """
             -----BEGIN CERTIFICATE-----
             MIIDwzCCAqugAwIBAgIBATANBgkqhkiG9w0BAQUFADB8MQswCQYDVQQGEwJVUzET
             MBEGA1UECAwKQ2FsaWZvcm5pYTEWMBQGA1UEBwwNTW91bnRhaW4gVmlldzETMBEG
@@ -54,6 +59,7 @@ enum CastRootCertificates {
             7wC7bw6S/zQcodYx0Fxen5l9x8q9fHIL9Fylfm4EqNKZLFEBFP6iSPB+voQNtNPi
             8w593ov1Mw==
             -----END CERTIFICATE-----
-            """),
+            """
+        ),
     ]
 }

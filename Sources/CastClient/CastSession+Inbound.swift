@@ -111,7 +111,8 @@ extension CastSession: NamespaceController {
                 let running = apps.filter { $0.isIdleScreen != true }
                 if let same = running.first(where: { $0.sessionId == sessionID })
                     ?? running.first(where: { $0.appId.uppercased() == appID.uppercased() })
-                    ?? running.first(where: { $0.handles(CastNamespace.mediaURN) }) {
+                    ?? running.first(where: { $0.handles(CastNamespace.mediaURN) })
+                {
                     // Ours, or what another sender started meanwhile: follow the device.
                     _ = try await joinApp(same)
                 } else if running.isEmpty {

@@ -55,8 +55,10 @@ public actor CastSession {
     /// - Parameter locate: where the device is now, asked before each reconnect attempt, so
     ///   that a device that came back on another address or port (a TV that restarted and
     ///   announced itself over mDNS again) is found by its id. nil keeps `device`.
-    public init(device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init(),
-                locate: DeviceLocator? = nil) {
+    public init(
+        device: DeviceAddress, deviceID: String? = nil, configuration: CastClientConfiguration = .init(),
+        locate: DeviceLocator? = nil
+    ) {
         // The loop the caller runs on when it runs on one (withNetworkThreadExecution), so that
         // its commands and their replies stay on one thread.
         let loop = MultiThreadedEventLoopGroup.currentEventLoop ?? MultiThreadedEventLoopGroup.singleton.next()
@@ -191,13 +193,16 @@ public actor CastSession {
 
     func launch(appID: String) async throws(CastClientError) -> SessionInfo {
         guard let connection else { throw .notConnected }
-        let reply = try await connection.request("LAUNCH", to: CastEndpoint.receiver, match: { message in
-            // Some receivers only broadcast the new status: accept any status that shows the app.
-            if case .receiver(.receiverStatus(let m)) = message {
-                return m.status.applications?.contains { $0.appId.uppercased() == appID } ?? false
+        let reply = try await connection.request(
+            "LAUNCH", to: CastEndpoint.receiver,
+            match: { message in
+                // Some receivers only broadcast the new status: accept any status that shows the app.
+                if case .receiver(.receiverStatus(let m)) = message {
+                    return m.status.applications?.contains { $0.appId.uppercased() == appID } ?? false
+                }
+                return false
             }
-            return false
-        }) {
+        ) {
             ReceiverMessage.launch(LaunchRequest(requestId: $0, appId: appID, language: "en-US", supportedAppTypes: ["WEB"]))
         }
         switch reply {

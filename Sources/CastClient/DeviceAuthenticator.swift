@@ -76,14 +76,18 @@ public struct DeviceAuthenticator: Sendable {
             return .failure(.badSignature("the device signed with RSASSA-PSS, which Cast senders do not accept"))
         }
         let identity: DeviceIdentity
-        switch await verifyChain(deviceCertificateDER: [UInt8](response.clientAuthCertificate),
-                                 intermediatesDER: response.intermediateCertificate.map { [UInt8]($0) }, at: now) {
+        switch await verifyChain(
+            deviceCertificateDER: [UInt8](response.clientAuthCertificate),
+            intermediatesDER: response.intermediateCertificate.map { [UInt8]($0) }, at: now)
+        {
         case .success(let id): identity = id
         case .failure(let f): return .failure(f)
         }
         let hash: DeviceAuthHash = response.hashAlgorithm == .sha256 ? .sha256 : .sha1
-        if case .failure(let f) = Self.verifySignature([UInt8](response.signature), over: nonce + peerCertificateDER,
-                                                        deviceCertificateDER: [UInt8](response.clientAuthCertificate), hash: hash) {
+        if case .failure(let f) = Self.verifySignature(
+            [UInt8](response.signature), over: nonce + peerCertificateDER,
+            deviceCertificateDER: [UInt8](response.clientAuthCertificate), hash: hash)
+        {
             return .failure(f)
         }
         if Self.violatesAudioOnlyPolicy(identity, advertisedCapabilities: advertisedCapabilities) {
@@ -148,29 +152,35 @@ public struct DeviceAuthenticator: Sendable {
         case .validCertificate(let chain):
             let certificates = Array(chain)
             let audioOnly = certificates.dropLast().contains { Self.policies(of: $0).contains(Self.audioOnlyPolicy) }
-            return .success(DeviceIdentity(
-                commonName: device.subject.commonName ?? "(no common name)",
-                rootCommonName: chain.root.subject.commonName ?? "(no common name)",
-                audioOnly: audioOnly))
+            return .success(
+                DeviceIdentity(
+                    commonName: device.subject.commonName ?? "(no common name)",
+                    rootCommonName: chain.root.subject.commonName ?? "(no common name)",
+                    audioOnly: audioOnly))
         case .couldNotValidate(let failures):
             // Say "expired" when a certificate we were given is outside its dates: that is the
             // actionable part (a device clock or a certificate past its life), not the path search.
             for certificate in [device] + intermediates where now < certificate.notValidBefore || now > certificate.notValidAfter {
                 let name = certificate.subject.commonName ?? "a certificate"
-                return .failure(.expired(now > certificate.notValidAfter
-                    ? "“\(name)” expired on \(Self.stamp(certificate.notValidAfter))"
-                    : "“\(name)” is not valid before \(Self.stamp(certificate.notValidBefore))"))
+                return .failure(
+                    .expired(
+                        now > certificate.notValidAfter
+                            ? "“\(name)” expired on \(Self.stamp(certificate.notValidAfter))"
+                            : "“\(name)” is not valid before \(Self.stamp(certificate.notValidBefore))"))
             }
             if let first = failures.first {
                 return .failure(.untrustedChain("\(first.policyFailureReason)"))
             }
             let top = intermediates.last ?? device
-            return .failure(.untrustedChain("“\(top.subject.commonName ?? "?")” is issued by “\(top.issuer.commonName ?? "?")”, which is not a trusted Cast root"))
+            return .failure(
+                .untrustedChain("“\(top.subject.commonName ?? "?")” is issued by “\(top.issuer.commonName ?? "?")”, which is not a trusted Cast root"))
         }
     }
 
     /// Checks an RSA PKCS#1 v1.5 signature by the device certificate's key over `data`.
-    public static func verifySignature(_ signature: [UInt8], over data: [UInt8], deviceCertificateDER: [UInt8], hash: DeviceAuthHash) -> Result<Void, DeviceAuthFailure> {
+    public static func verifySignature(
+        _ signature: [UInt8], over data: [UInt8], deviceCertificateDER: [UInt8], hash: DeviceAuthHash
+    ) -> Result<Void, DeviceAuthFailure> {
         let certificate: Certificate
         do {
             certificate = try Certificate(derEncoded: deviceCertificateDER)
@@ -181,11 +191,13 @@ public struct DeviceAuthenticator: Sendable {
             return .failure(.badSignature("the device certificate's key is not an RSA key"))
         }
         let sig = _RSA.Signing.RSASignature(rawRepresentation: signature)
-        let valid = switch hash {
-        case .sha256: key.isValidSignature(sig, for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
-        case .sha1: key.isValidSignature(sig, for: Insecure.SHA1.hash(data: data), padding: .insecurePKCS1v1_5)
-        }
-        return valid ? .success(()) : .failure(.badSignature("the signature over our nonce and the TLS certificate does not match the device certificate's key"))
+        let valid =
+            switch hash {
+            case .sha256: key.isValidSignature(sig, for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
+            case .sha1: key.isValidSignature(sig, for: Insecure.SHA1.hash(data: data), padding: .insecurePKCS1v1_5)
+            }
+        return valid
+            ? .success(()) : .failure(.badSignature("the signature over our nonce and the TLS certificate does not match the device certificate's key"))
     }
 
     /// The certificate policy OIDs a certificate lists (empty when it has no such extension).

@@ -27,9 +27,10 @@ public struct DeviceSetupInfo: Sendable, Equatable {
     public static func parse(_ body: [UInt8]) -> DeviceSetupInfo? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
         let device = object["device_info"] as? [String: Any]
-        let info = DeviceSetupInfo(name: (object["name"] as? String).flatMap(trimmed),
-                                   model: (device?["model_name"] as? String).flatMap(trimmed),
-                                   manufacturer: (device?["manufacturer"] as? String).flatMap(trimmed))
+        let info = DeviceSetupInfo(
+            name: (object["name"] as? String).flatMap(trimmed),
+            model: (device?["model_name"] as? String).flatMap(trimmed),
+            manufacturer: (device?["manufacturer"] as? String).flatMap(trimmed))
         return info.name == nil && info.model == nil ? nil : info
     }
 

@@ -13,10 +13,16 @@ extension RemoteMediaClient {
     /// Replaces whatever plays with a queue of items. A queue too large for one message is
     /// loaded with as many items as fit, and the rest follow with QUEUE_INSERTs.
     @discardableResult
-    public func queueLoad(_ items: [QueueItem], startIndex: Int = 0, repeatMode: RepeatMode = .off, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
+    public func queueLoad(
+        _ items: [QueueItem], startIndex: Int = 0, repeatMode: RepeatMode = .off, startTime: Double? = nil
+    ) async throws(CastClientError) -> MediaStatus? {
         guard !items.isEmpty else { throw .invalidArgument("A queue needs at least one item.") }
         guard items.indices.contains(startIndex) else { throw .invalidArgument("The start index \(startIndex) is outside the queue of \(items.count) items.") }
-        let clean = items.map { var i = $0; i.itemId = nil; return i }
+        let clean = items.map {
+            var i = $0
+            i.itemId = nil
+            return i
+        }
         let firstBatch = try Self.batches(clean)[0]
         if startIndex < firstBatch.count {
             var status = try await send("QUEUE_LOAD") {
@@ -66,10 +72,16 @@ extension RemoteMediaClient {
     public func queueInsert(_ items: [QueueItem], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
         guard !items.isEmpty else { throw .invalidArgument("Give at least one item to insert.") }
         let id = try mediaSession(for: "QUEUE_INSERT", needs: [])
-        let clean = items.map { var i = $0; i.itemId = nil; return i }
+        let clean = items.map {
+            var i = $0
+            i.itemId = nil
+            return i
+        }
         var status: MediaStatus?
         for batch in try Self.batches(clean) {
-            status = try await send("QUEUE_INSERT") { .queueInsert(QueueInsertRequest(requestId: $0, mediaSessionId: id, items: batch, insertBefore: beforeItemID)) }
+            status = try await send("QUEUE_INSERT") {
+                .queueInsert(QueueInsertRequest(requestId: $0, mediaSessionId: id, items: batch, insertBefore: beforeItemID))
+            }
         }
         return status
     }
@@ -94,7 +106,9 @@ extension RemoteMediaClient {
     public func queueReorder(_ itemIDs: [Int], before beforeItemID: Int? = nil) async throws(CastClientError) -> MediaStatus? {
         guard !itemIDs.isEmpty else { throw .invalidArgument("Give at least one item id to move.") }
         let id = try mediaSession(for: "QUEUE_REORDER", needs: [])
-        return try await send("QUEUE_REORDER") { .queueReorder(QueueItemsRequest(requestId: $0, mediaSessionId: id, itemIds: itemIDs, insertBefore: beforeItemID)) }
+        return try await send("QUEUE_REORDER") {
+            .queueReorder(QueueItemsRequest(requestId: $0, mediaSessionId: id, itemIds: itemIDs, insertBefore: beforeItemID))
+        }
     }
 
     /// Moves the item at 0-based `from` so that it ends up at 0-based `to`.
@@ -128,7 +142,9 @@ extension RemoteMediaClient {
     @discardableResult
     public func queueJump(to itemID: Int, startTime: Double? = nil) async throws(CastClientError) -> MediaStatus? {
         let id = try mediaSession(for: "QUEUE_UPDATE", needs: [])
-        return try await send("QUEUE_UPDATE") { .queueUpdate(QueueUpdateRequest(requestId: $0, mediaSessionId: id, currentItemId: itemID, currentTime: startTime)) }
+        return try await send("QUEUE_UPDATE") {
+            .queueUpdate(QueueUpdateRequest(requestId: $0, mediaSessionId: id, currentItemId: itemID, currentTime: startTime))
+        }
     }
 
     /// Sets the repeat mode (off, all, single, all-and-shuffle).

@@ -159,7 +159,10 @@ public actor RemoteMediaClient {
     ) async throws(CastClientError) -> MediaStatus {
         if let r = playbackRate, !(r > 0) { throw .invalidArgument("The playback rate must be greater than 0 (got \(r)).") }
         let status = try await send("LOAD") {
-            .load(LoadRequest(requestId: $0, media: media, autoplay: autoplay, currentTime: startTime, activeTrackIds: activeTrackIDs, playbackRate: playbackRate, customData: customData))
+            .load(
+                LoadRequest(
+                    requestId: $0, media: media, autoplay: autoplay, currentTime: startTime, activeTrackIds: activeTrackIDs, playbackRate: playbackRate,
+                    customData: customData))
         }
         guard let status else { throw .loadFailed(reason: "the receiver reported no media after loading", detailedErrorCode: nil) }
         return status
@@ -238,15 +241,18 @@ public actor RemoteMediaClient {
     /// The receiver must advertise the action's bit (LIKE, DISLIKE, FOLLOW, UNFOLLOW).
     @discardableResult
     public func userAction(_ action: UserAction, clear: Bool = false) async throws(CastClientError) -> MediaStatus? {
-        let needs: MediaCommands = switch action {
-        case .like: .like
-        case .dislike: .dislike
-        case .follow: .follow
-        case .unfollow: .unfollow
-        default: []
-        }
+        let needs: MediaCommands =
+            switch action {
+            case .like: .like
+            case .dislike: .dislike
+            case .follow: .follow
+            case .unfollow: .unfollow
+            default: []
+            }
         let id = try mediaSession(for: "USER_ACTION", needs: needs)
-        return try await send("USER_ACTION") { .userAction(UserActionRequest(requestId: $0, mediaSessionId: id, userAction: action, clear: clear ? true : nil)) }
+        return try await send("USER_ACTION") {
+            .userAction(UserActionRequest(requestId: $0, mediaSessionId: id, userAction: action, clear: clear ? true : nil))
+        }
     }
 
     /// Sets the stream volume (0 ... 1), not the device volume.

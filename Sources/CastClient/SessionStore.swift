@@ -47,9 +47,10 @@ public struct RememberedSession: Codable, Sendable, Hashable {
     /// The file's form, read and written without Codable (see SessionStore).
     init?(json: JSONValue) {
         guard let o = json.objectValue, let deviceID = o["deviceID"]?.stringValue,
-              let d = o["device"]?.objectValue, let host = d["host"]?.stringValue, let port = d["port"]?.intValue,
-              let appID = o["appID"]?.stringValue, let sessionID = o["sessionID"]?.stringValue,
-              let text = o["savedAt"]?.stringValue, let savedAt = UTCTimestamp.parse(text) else { return nil }
+            let d = o["device"]?.objectValue, let host = d["host"]?.stringValue, let port = d["port"]?.intValue,
+            let appID = o["appID"]?.stringValue, let sessionID = o["sessionID"]?.stringValue,
+            let text = o["savedAt"]?.stringValue, let savedAt = UTCTimestamp.parse(text)
+        else { return nil }
         self.init(deviceID: deviceID, device: DeviceAddress(host: host, port: port), appID: appID, sessionID: sessionID, savedAt: savedAt)
     }
 
@@ -80,7 +81,8 @@ enum UTCTimestamp {
         let b = Array(text.utf8)
         // yyyy-MM-ddTHH:mm:ssZ
         guard b.count == 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z") else {
+            b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"), b[19] == UInt8(ascii: "Z")
+        else {
             return ISO8601DateFormatter().date(from: text)
         }
         func number(_ range: Range<Int>) -> Int32? {
@@ -92,8 +94,9 @@ enum UTCTimestamp {
             return n
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
         var tm = tm()
         tm.tm_year = year - 1900
         tm.tm_mon = month - 1
@@ -136,7 +139,8 @@ public struct SessionStore: Sendable, Hashable {
     // that does not read is left out; the others stay (through Codable one bad entry lost all).
     public func all() -> [String: RememberedSession] {
         guard let data = try? readFileBytes(atPath: path), let tree = try? JSONValue(parsing: data),
-              let entries = tree.objectValue else { return [:] }
+            let entries = tree.objectValue
+        else { return [:] }
         return entries.dictionary.compactMapValues(RememberedSession.init(json:))
     }
 
@@ -149,7 +153,10 @@ public struct SessionStore: Sendable, Hashable {
     public func save(_ session: RememberedSession) throws(CastClientError) {
         var sessions = all()
         if let old = sessions[session.deviceID], old.device == session.device, old.appID == session.appID,
-           old.sessionID == session.sessionID { return }
+            old.sessionID == session.sessionID
+        {
+            return
+        }
         sessions[session.deviceID] = session
         try write(sessions)
     }

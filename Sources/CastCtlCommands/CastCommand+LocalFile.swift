@@ -232,4 +232,3 @@ struct PlanReport: Encodable {
 }
 
 nonisolated(unsafe) private var retainedSignalSources: [any DispatchSourceSignal] = []
-

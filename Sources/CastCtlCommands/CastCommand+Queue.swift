@@ -12,8 +12,10 @@ import LocalMedia
 /// queue plays when it serves any; a queue of URLs only returns at once.
 extension CastCommand {
     func validateQueue() throws {
-        for (flag, given) in [("--title", title != nil), ("--subtitle", !subtitles.isEmpty), ("--poster", poster != nil),
-                              ("--content-type", contentType != nil), ("--ad-breaks", adBreaks != nil), ("--rate", rate != nil)] where given {
+        for (flag, given) in [
+            ("--title", title != nil), ("--subtitle", !subtitles.isEmpty), ("--poster", poster != nil),
+            ("--content-type", contentType != nil), ("--ad-breaks", adBreaks != nil), ("--rate", rate != nil),
+        ] where given {
             throw ValidationError("\(flag) applies to a single item; a queue takes titles from the files' tags or the playlist.")
         }
         if let start, !(start >= 0) { throw ValidationError("--start must be 0 or more seconds.") }

@@ -25,7 +25,8 @@ extension CastCommand {
     /// with `--start` or `--start-over`, nor when remembering is off.
     func remembered(_ key: @autoclosure () -> PlaybackKey?) -> ResumePoint? {
         guard start == nil, !startOver, let memory = ResumeSupport.memory(), let key = key(),
-              let point = memory.position(for: key) else { return nil }
+            let point = memory.position(for: key)
+        else { return nil }
         let line = ResumeSupport.resumingLine(point)
         if options.json { Console.err(line) } else { Console.out(line) }
         return point

@@ -18,9 +18,10 @@ struct CastCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ClientOptions
 
-    @Argument(help: ArgumentHelp(
-        "The media URL, or a file on this computer (a path or file:// URL) to serve to the device. Several (files and URLs mixed), a folder or a playlist (.m3u, .m3u8, .pls, .xspf) make a queue.",
-        valueName: "URL|PATH|DIR|PLAYLIST"))
+    @Argument(
+        help: ArgumentHelp(
+            "The media URL, or a file on this computer (a path or file:// URL) to serve to the device. Several (files and URLs mixed), a folder or a playlist (.m3u, .m3u8, .pls, .xspf) make a queue.",
+            valueName: "URL|PATH|DIR|PLAYLIST"))
     var sources: [String] = []
 
     /// The first (for a single item: the only) source.
@@ -40,7 +41,8 @@ struct CastCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("subtitle"),
-        help: ArgumentHelp("A WebVTT subtitle track (repeatable): URL[,LANGUAGE[,NAME]]; for a local file, a .srt/.vtt/.ass PATH.", valueName: "URL[,lang[,name]]"))
+        help: ArgumentHelp(
+            "A WebVTT subtitle track (repeatable): URL[,LANGUAGE[,NAME]]; for a local file, a .srt/.vtt/.ass PATH.", valueName: "URL[,lang[,name]]"))
     var subtitles: [String] = []
 
     @Option(help: ArgumentHelp("An image URL for the poster.", valueName: "URL"))
@@ -66,7 +68,9 @@ struct CastCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Initial playback rate.", valueName: "R"))
     var rate: Double?
 
-    @Option(name: .customLong("media-port"), help: ArgumentHelp("For a local file: serve it on this port (default: the first free of 8010–8019, else any).", valueName: "PORT"))
+    @Option(
+        name: .customLong("media-port"),
+        help: ArgumentHelp("For a local file: serve it on this port (default: the first free of 8010–8019, else any).", valueName: "PORT"))
     var mediaPort: Int?
 
     @Flag(help: "For a local file: print how it would be sent (served as it is, copied or converted, per stream, and why) without casting.")
@@ -80,7 +84,8 @@ struct CastCommand: AsyncParsableCommand {
 
     @Flag(
         help: ArgumentHelp(
-            "For a local file: send AC-3/E-AC-3 surround sound as it is, for a device whose HDMI reaches an AV receiver or TV that decodes it (default: converted to stereo AAC)."))
+            "For a local file: send AC-3/E-AC-3 surround sound as it is, for a device whose HDMI reaches an AV receiver or TV that decodes it (default: converted to stereo AAC)."
+        ))
     var surround = false
 
     @Option(
@@ -149,7 +154,8 @@ struct CastCommand: AsyncParsableCommand {
                 media.breaks = file.breaks
                 media.breakClips = file.breakClips
             } catch {
-                throw CommandFailure("The ad-breaks file \(adBreaks) is not valid: it must be a JSON object with `breaks` and `breakClips` arrays (\(error.description)).")
+                throw CommandFailure(
+                    "The ad-breaks file \(adBreaks) is not valid: it must be a JSON object with `breaks` and `breakClips` arrays (\(error.description)).")
             }
         }
         return media

@@ -31,8 +31,10 @@ struct ClientOptions: ParsableArguments {
     ///   read it. Commands that write output or do blocking work while the session is open
     ///   (`watch`, casting local files) pass false, so a slow reader or a probe of a file
     ///   never holds up the connection's traffic.
-    func withSession<T: Sendable>(reconnect: Bool = false, networkThread: Bool = true,
-                                  _ body: (CastSession) async throws -> T) async throws -> T {
+    func withSession<T: Sendable>(
+        reconnect: Bool = false, networkThread: Bool = true,
+        _ body: (CastSession) async throws -> T
+    ) async throws -> T {
         if networkThread {
             return try await withNetworkThreadExecution { () async throws -> T in
                 try await runSession(reconnect: reconnect, body)
@@ -47,7 +49,8 @@ struct ClientOptions: ParsableArguments {
         var configuration = CastClientConfiguration()
         configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
         configuration.connectTimeout = .milliseconds(Int64(timeout * 1000))
-        configuration.reconnect = reconnect
+        configuration.reconnect =
+            reconnect
             ? configuration.reconnect.applying(environment: ProcessInfo.processInfo.environment) : .disabled
         var logger = Logger(label: "castctl.protocol")
         logger.logLevel = verbose ? .trace : .warning
@@ -56,10 +59,14 @@ struct ClientOptions: ParsableArguments {
         // A device named by its id or friendly name is looked up again before each reconnect
         // attempt: it may come back on another address or port.
         let query = device.byName ? target.text : nil
-        let session = CastSession(device: device.address, deviceID: device.id, configuration: configuration,
-                                  locate: query.map { q in { @Sendable in
-                                      (try? await CastDiscovery.resolveDevice(q, timeout: .seconds(2)))
-                                          .map { DeviceAddress(host: $0.host, port: $0.port) } } })
+        let session = CastSession(
+            device: device.address, deviceID: device.id, configuration: configuration,
+            locate: query.map { q in
+                { @Sendable in
+                    (try? await CastDiscovery.resolveDevice(q, timeout: .seconds(2)))
+                        .map { DeviceAddress(host: $0.host, port: $0.port) }
+                }
+            })
         do {
             let result = try await body(session)
             await session.disconnect()

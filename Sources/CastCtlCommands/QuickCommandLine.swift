@@ -101,23 +101,57 @@ enum QuickCommandLine {
             try options.validate()
             let command: any AsyncParsableCommand
             switch name {
-            case "status": var c = StatusCommand(); c.options = options; command = c
-            case "play": var c = PlayCommand(); c.options = options; command = c
-            case "pause": var c = PauseCommand(); c.options = options; command = c
-            case "stop": var c = StopCommand(); c.options = options; command = c
-            case "skip-ad": var c = SkipAdCommand(); c.options = options; command = c
-            case "next": var c = NextCommand(); c.options = options; command = c
-            case "prev": var c = PrevCommand(); c.options = options; command = c
-            case "mute": var c = MuteCommand(); c.options = options; c.stream = stream; command = c
-            case "unmute": var c = UnmuteCommand(); c.options = options; c.stream = stream; command = c
+            case "status":
+                var c = StatusCommand()
+                c.options = options
+                command = c
+            case "play":
+                var c = PlayCommand()
+                c.options = options
+                command = c
+            case "pause":
+                var c = PauseCommand()
+                c.options = options
+                command = c
+            case "stop":
+                var c = StopCommand()
+                c.options = options
+                command = c
+            case "skip-ad":
+                var c = SkipAdCommand()
+                c.options = options
+                command = c
+            case "next":
+                var c = NextCommand()
+                c.options = options
+                command = c
+            case "prev":
+                var c = PrevCommand()
+                c.options = options
+                command = c
+            case "mute":
+                var c = MuteCommand()
+                c.options = options
+                c.stream = stream
+                command = c
+            case "unmute":
+                var c = UnmuteCommand()
+                c.options = options
+                c.stream = stream
+                command = c
             case "rate":
                 guard let number else { return nil }
-                var c = RateCommand(); c.options = options; c.rate = number
+                var c = RateCommand()
+                c.options = options
+                c.rate = number
                 try c.validate()
                 command = c
             case "volume":
                 guard let number else { return nil }
-                var c = VolumeCommand(); c.options = options; c.level = number; c.stream = stream
+                var c = VolumeCommand()
+                c.options = options
+                c.level = number
+                c.stream = stream
                 try c.validate()
                 command = c
             default: return nil

@@ -32,9 +32,11 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Option(help: "Friendly name senders show (also served by the setup API).")
     var name: String = "CastDeck Simulator"
 
-    @Option(name: .customLong("setup-port"), help: ArgumentHelp(
-        "Serve /setup/eureka_info (name, model) over HTTP on this port, as a device does on 8008; 0 turns it off. Default: 8008 when --port is 8009, otherwise off.",
-        valueName: "port"))
+    @Option(
+        name: .customLong("setup-port"),
+        help: ArgumentHelp(
+            "Serve /setup/eureka_info (name, model) over HTTP on this port, as a device does on 8008; 0 turns it off. Default: 8008 when --port is 8009, otherwise off.",
+            valueName: "port"))
     var setupPort: Int?
 
     @Option(help: "Device UUID (32 hex digits, dashes allowed). Random by default.")
@@ -43,15 +45,19 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Option(help: "Model name.")
     var model: String = "Chromecast"
 
-    @Option(name: .customLong("app"), help: ArgumentHelp(
-        "An extra receiver app and the namespaces it accepts (repeatable).",
-        valueName: "APPID=urn:x-cast:ns1,urn:x-cast:ns2"))
+    @Option(
+        name: .customLong("app"),
+        help: ArgumentHelp(
+            "An extra receiver app and the namespaces it accepts (repeatable).",
+            valueName: "APPID=urn:x-cast:ns1,urn:x-cast:ns2"))
     var apps: [String] = []
 
     @Flag(help: "Publish the receiver over mDNS (_googlecast._tcp).")
     var announce = false
 
-    @Option(name: .customLong("stop-pongs-after"), help: ArgumentHelp("Fault: stop answering PINGs this many seconds after a sender connects.", valueName: "seconds"))
+    @Option(
+        name: .customLong("stop-pongs-after"),
+        help: ArgumentHelp("Fault: stop answering PINGs this many seconds after a sender connects.", valueName: "seconds"))
     var stopPongsAfter: Double?
 
     @Option(name: .customLong("close-after"), help: ArgumentHelp("Fault: close a sender's socket after it has sent this many messages.", valueName: "messages"))
@@ -63,7 +69,9 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Flag(name: .customLong("malformed-media-status"), help: "Fault: send one malformed MEDIA_STATUS (requestId 0) before the first real one.")
     var malformedMediaStatus = false
 
-    @Option(help: ArgumentHelp("Test hook: 'manual' freezes playback time until a sender sends ADVANCE_CLOCK on urn:x-cast:io.github.castdeck.simulator.", visibility: .hidden))
+    @Option(
+        help: ArgumentHelp(
+            "Test hook: 'manual' freezes playback time until a sender sends ADVANCE_CLOCK on urn:x-cast:io.github.castdeck.simulator.", visibility: .hidden))
     var clock: ClockMode = .real
 
     @Option(name: .customLong("heartbeat-interval"), help: ArgumentHelp("Seconds of sender silence before the receiver PINGs it.", visibility: .hidden))
@@ -72,7 +80,9 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Option(name: .customLong("heartbeat-timeout"), help: ArgumentHelp("Seconds of sender silence before the receiver drops it.", visibility: .hidden))
     var heartbeatTimeout: Double = 10
 
-    @Flag(name: .customLong("fetch-media"), help: "Fetch each LOAD's media and text tracks as a device does (Range, Origin, CORS, WEBVTT); LOAD_FAILED when they fail.")
+    @Flag(
+        name: .customLong("fetch-media"),
+        help: "Fetch each LOAD's media and text tracks as a device does (Range, Origin, CORS, WEBVTT); LOAD_FAILED when they fail.")
     var fetchMedia = false
 
     @Flag(name: .customLong("av-receiver"), help: "With --fetch-media: an AV receiver on HDMI decodes AC-3/E-AC-3, so media with them plays.")
@@ -80,7 +90,8 @@ struct ReceiverCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("first-frame"),
-        help: ArgumentHelp("With --fetch-media: decode each LOAD's first frame with ffmpeg before playing, and log how long fetching and decoding took.", visibility: .hidden))
+        help: ArgumentHelp(
+            "With --fetch-media: decode each LOAD's first frame with ffmpeg before playing, and log how long fetching and decoding took.", visibility: .hidden))
     var firstFrame = false
 
     @Flag(name: .customLong("user-actions"), help: "Offer LIKE and DISLIKE (USER_ACTION), as music apps' receivers do.")
@@ -89,13 +100,23 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
-    @Option(name: .customLong("replay-receiver"), help: ArgumentHelp("Test hook: answer receiver GET_STATUS with this recorded RECEIVER_STATUS (JSON file); replay mode.", valueName: "file", visibility: .hidden))
+    @Option(
+        name: .customLong("replay-receiver"),
+        help: ArgumentHelp(
+            "Test hook: answer receiver GET_STATUS with this recorded RECEIVER_STATUS (JSON file); replay mode.", valueName: "file", visibility: .hidden))
     var replayReceiver: String?
 
-    @Option(name: .customLong("replay-media"), help: ArgumentHelp("Test hook: with --replay-receiver, answer media GET_STATUS with this recorded MEDIA_STATUS.", valueName: "file", visibility: .hidden))
+    @Option(
+        name: .customLong("replay-media"),
+        help: ArgumentHelp(
+            "Test hook: with --replay-receiver, answer media GET_STATUS with this recorded MEDIA_STATUS.", valueName: "file", visibility: .hidden))
     var replayMedia: String?
 
-    @Option(name: .customLong("replay-message"), help: ArgumentHelp("Test hook: with --replay-receiver, send this recorded message unasked after CONNECT (repeatable).", valueName: "namespace=file", visibility: .hidden))
+    @Option(
+        name: .customLong("replay-message"),
+        help: ArgumentHelp(
+            "Test hook: with --replay-receiver, send this recorded message unasked after CONNECT (repeatable).", valueName: "namespace=file",
+            visibility: .hidden))
     var replayMessages: [String] = []
 
     @OptionGroup var auth: ReceiverAuthOptions
@@ -169,9 +190,10 @@ struct ReceiverCommand: AsyncParsableCommand {
         let boundPort = server.port ?? port
         if let announcer {
             do {
-                try await announcer.announce(ReceiverAnnouncement(
-                    friendlyName: name, uuid: config.uuid.replacingOccurrences(of: "-", with: ""), model: model,
-                    host: host, port: boundPort))
+                try await announcer.announce(
+                    ReceiverAnnouncement(
+                        friendlyName: name, uuid: config.uuid.replacingOccurrences(of: "-", with: ""), model: model,
+                        host: host, port: boundPort))
             } catch {
                 await server.stop()
                 throw CommandFailure("could not announce the receiver over mDNS: \(error)")

@@ -48,7 +48,8 @@ enum ResumeSupport {
         if let value = runGSettings(environment) { return value }
         let uninstalled = sourceRoot + "/.build/castdeck-data/schemas"
         guard environment["GSETTINGS_SCHEMA_DIR"] == nil,
-              FileManager.default.fileExists(atPath: uninstalled + "/gschemas.compiled") else { return nil }
+            FileManager.default.fileExists(atPath: uninstalled + "/gschemas.compiled")
+        else { return nil }
         var env = environment
         env["GSETTINGS_SCHEMA_DIR"] = uninstalled
         return runGSettings(env)
@@ -83,7 +84,13 @@ enum ResumeSupport {
 
     /// Says a write failed, once per process (castctl goes on: remembering is a convenience).
     static func warnOnce(_ error: PlaybackMemoryError) {
-        guard !warned.withLock({ let was = $0; $0 = true; return was }) else { return }
+        guard
+            !warned.withLock({
+                let was = $0
+                $0 = true
+                return was
+            })
+        else { return }
         CastCommand.warn(error.description)
     }
     private static let warned = NSLockedBox(false)
@@ -94,8 +101,9 @@ enum ResumeSupport {
     /// window's by the window.
     static func rememberLink(_ status: MediaStatus?, position: Double?) {
         guard let media = status?.effectiveMedia, let position,
-              let scheme = URL(string: media.contentId)?.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              MediaServerURL(media.contentId) == nil, let memory = memory() else { return }
+            let scheme = URL(string: media.contentId)?.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            MediaServerURL(media.contentId) == nil, let memory = memory()
+        else { return }
         do throws(PlaybackMemoryError) {
             try memory.remember(.link(media.contentId), at: position, duration: media.duration)
         } catch {
@@ -198,8 +206,9 @@ final class PositionRecorder: @unchecked Sendable {
         if isQueue && q.currentIndex == nil && !ended { return }
         let position = latest?.status?.mediaSessionId == status.mediaSessionId ? latest?.streamPosition(at: now) : status.currentTime
         apply {
-            $0.status(state, position: position, duration: status.effectiveMedia?.duration,
-                      item: isQueue ? q.currentIndex : nil, itemCount: isQueue && q.count > 0 ? q.count : nil, at: now)
+            $0.status(
+                state, position: position, duration: status.effectiveMedia?.duration,
+                item: isQueue ? q.currentIndex : nil, itemCount: isQueue && q.count > 0 ? q.count : nil, at: now)
         }
     }
 
@@ -224,7 +233,9 @@ extension ClientOptions {
     /// `runMediaCommand`, then remembers where the link that played stood (`castctl stop`
     /// reads it just before its command, `castctl pause` from the paused status), after the
     /// device has answered and the connection is closed.
-    func runMediaCommandRememberingLink(positionBefore: Bool, _ command: @escaping @Sendable (RemoteMediaClient) async throws(CastClientError) -> Void) async throws {
+    func runMediaCommandRememberingLink(
+        positionBefore: Bool, _ command: @escaping @Sendable (RemoteMediaClient) async throws(CastClientError) -> Void
+    ) async throws {
         let seen = NSLockedBox<(status: MediaStatus?, position: Double?)>((nil, nil))
         try await runMediaCommand { media throws(CastClientError) in
             let read = { @Sendable () async in

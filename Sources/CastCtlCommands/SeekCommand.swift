@@ -18,7 +18,13 @@ struct SeekCommand: AsyncParsableCommand {
     static func parse(_ text: String) throws -> Target {
         var t = Substring(text)
         var sign: Double? = nil
-        if t.hasPrefix("+") { sign = 1; t = t.dropFirst() } else if t.hasPrefix("-") { sign = -1; t = t.dropFirst() }
+        if t.hasPrefix("+") {
+            sign = 1
+            t = t.dropFirst()
+        } else if t.hasPrefix("-") {
+            sign = -1
+            t = t.dropFirst()
+        }
         var seconds = 0.0
         let fields = t.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(fields.count) else { throw ValidationError("“\(text)” is not a position: write SECONDS, +N, -N or MM:SS.") }

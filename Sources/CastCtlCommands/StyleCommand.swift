@@ -17,7 +17,8 @@ struct StyleCommand: AsyncParsableCommand {
     @Option(name: .customLong("edge-color"), help: ArgumentHelp("Edge color.", valueName: "#RRGGBBAA")) var edgeColor: String?
     @Option(name: .customLong("font-scale"), help: "Font scale, 1 = normal.") var fontScale: Double?
     @Option(name: .customLong("font-family"), help: "A font family name.") var fontFamily: String?
-    @Option(name: .customLong("font-generic-family"), help: "sans-serif, monospaced-sans-serif, serif, monospaced-serif, casual, cursive or small-capitals.") var fontGenericFamily: String?
+    @Option(name: .customLong("font-generic-family"), help: "sans-serif, monospaced-sans-serif, serif, monospaced-serif, casual, cursive or small-capitals.")
+    var fontGenericFamily: String?
     @Option(name: .customLong("font-style"), help: "normal, bold, bold-italic or italic.") var fontStyle: String?
     @Option(name: .customLong("window-type"), help: "none, normal or rounded-corners.") var windowType: String?
     @Option(name: .customLong("window-color"), help: ArgumentHelp("Window color.", valueName: "#RRGGBBAA")) var windowColor: String?
@@ -63,7 +64,9 @@ struct StyleCommand: AsyncParsableCommand {
         _ = try style(over: nil)
         if let fontScale, !(fontScale > 0) { throw ValidationError("--font-scale must be greater than 0.") }
         if let windowRadius, !(windowRadius >= 0) { throw ValidationError("--window-radius must be 0 or more.") }
-        let given: [Any?] = [foreground, background, edgeType, edgeColor, fontScale, fontFamily, fontGenericFamily, fontStyle, windowType, windowColor, windowRadius]
+        let given: [Any?] = [
+            foreground, background, edgeType, edgeColor, fontScale, fontFamily, fontGenericFamily, fontStyle, windowType, windowColor, windowRadius,
+        ]
         if given.allSatisfy({ $0 == nil }) { throw ValidationError("Give at least one style option (see --help).") }
     }
 

@@ -7,7 +7,9 @@ import CastProtocol
 struct TracksCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tracks", abstract: "List the media's tracks, or choose which are on.",
-        discussion: "castctl tracks            list (* marks active tracks)\ncastctl tracks --on 1 3   enable exactly tracks 1 and 3\ncastctl tracks --off      turn every track off")
+        discussion:
+            "castctl tracks            list (* marks active tracks)\ncastctl tracks --on 1 3   enable exactly tracks 1 and 3\ncastctl tracks --off      turn every track off"
+    )
 
     @OptionGroup var options: ClientOptions
 
@@ -41,19 +43,26 @@ struct TracksCommand: AsyncParsableCommand {
             } else if !on.isEmpty {
                 let known = Set(await session.media.mediaInformation?.tracks?.map(\.trackId) ?? [])
                 if let bad = on.first(where: { !known.contains($0) }) {
-                    throw CommandFailure("There is no track \(bad); the media has \(known.isEmpty ? "no tracks" : "tracks " + known.sorted().map(String.init).joined(separator: ", ")).")
+                    throw CommandFailure(
+                        "There is no track \(bad); the media has \(known.isEmpty ? "no tracks" : "tracks " + known.sorted().map(String.init).joined(separator: ", "))."
+                    )
                 }
                 try await session.media.setActiveTrackIDs(on)
             }
             let status = await session.media.status
             let active = Set(status?.activeTrackIds ?? [])
             return (status?.effectiveMedia?.tracks ?? []).map {
-                TrackRow(trackId: $0.trackId, type: $0.type.rawValue, subtype: $0.subtype?.rawValue, language: $0.language, name: $0.name, active: active.contains($0.trackId))
+                TrackRow(
+                    trackId: $0.trackId, type: $0.type.rawValue, subtype: $0.subtype?.rawValue, language: $0.language, name: $0.name,
+                    active: active.contains($0.trackId))
             }
         }
-        let text = rows.isEmpty ? "The media has no tracks." : rows.map {
-            "\($0.active ? "*" : " ") \($0.trackId)  \($0.type)\($0.subtype.map { "/\($0)" } ?? "")  \($0.language ?? "-")  \($0.name ?? "")"
-        }.joined(separator: "\n")
+        let text =
+            rows.isEmpty
+            ? "The media has no tracks."
+            : rows.map {
+                "\($0.active ? "*" : " ") \($0.trackId)  \($0.type)\($0.subtype.map { "/\($0)" } ?? "")  \($0.language ?? "-")  \($0.name ?? "")"
+            }.joined(separator: "\n")
         options.emit(json: rows, text: text)
     }
 }

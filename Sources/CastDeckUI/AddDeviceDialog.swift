@@ -54,8 +54,10 @@ final class AddDeviceDialog {
     }
 
     /// Shows a new dialog (closing one still open); the device list connects to what it adds.
-    static func present(parent: Window?, add: @escaping @MainActor (String) async -> String?,
-                        addAnyway: @escaping @MainActor (String) -> Void) {
+    static func present(
+        parent: Window?, add: @escaping @MainActor (String) async -> String?,
+        addAnyway: @escaping @MainActor (String) -> Void
+    ) {
         current?.close()
         guard let made = try? AddDeviceDialog(add: add, addAnyway: addAnyway) else { return }
         current = made
@@ -94,7 +96,10 @@ final class AddDeviceDialog {
 
     private func respond(_ response: String) {
         closeAsked = false
-        guard response == "add" else { close(); return }
+        guard response == "add" else {
+            close()
+            return
+        }
         let text = address
         setLooking(true)
         lookup = Task { [weak self] in
@@ -102,7 +107,10 @@ final class AddDeviceDialog {
             let failure = await self.add(text)
             guard !Task.isCancelled, !self.closed else { return }
             self.setLooking(false)
-            guard let failure else { self.close(); return }
+            guard let failure else {
+                self.close()
+                return
+            }
             self.ui.get("failure", as: Label.self).text = failure
             self.messages.visibleChildName = "failed"
             self.entry.grabFocus()

@@ -49,8 +49,9 @@ extension CastDeckApplication {
         if let raw = app.dbusConnection, let start = services.startMediaControls {
             desktop.stopMediaControls = start(
                 model, DBusConnection(borrowing: raw),
-                MediaControlHooks(raise: { [unowned self] in self.showFullController() },
-                                  quit: { [unowned self] in self.quitNow() }))
+                MediaControlHooks(
+                    raise: { [unowned self] in self.showFullController() },
+                    quit: { [unowned self] in self.quitNow() }))
         }
         window?.closeRequested = { [unowned self] in self.mainWindowCloseRequested() }
         desktop.token = observe { [unowned self] in self.followCasting() }
@@ -72,8 +73,9 @@ extension CastDeckApplication {
         guard !desktop.toldBackground else { return }
         desktop.toldBackground = true
         let name = model?.connectedDevice.map { isolateLTRIfAddress($0.friendlyName) } ?? tr("the device")
-        app.notify(id: "background", title: tr("CastDeck is still casting"),
-                   body: tr("It keeps playing to {0}. Use the media controls, or open CastDeck again, to stop.", name))
+        app.notify(
+            id: "background", title: tr("CastDeck is still casting"),
+            body: tr("It keeps playing to {0}. Use the media controls, or open CastDeck again, to stop.", name))
     }
 
     func enterBackground() {
@@ -156,7 +158,10 @@ extension CastDeckApplication {
     /// can go on in the background instead (as closing the window does); the demo receiver
     /// ends with CastDeck, so there is only Stop or Cancel.
     func requestQuit() {
-        guard isCasting, let model else { quitNow(); return }
+        guard isCasting, let model else {
+            quitNow()
+            return
+        }
         // A device known by its address keeps "10.0.0.2:8009" in order inside right-to-left text.
         let name = model.connectedDevice.map { isolateLTRIfAddress($0.friendlyName) } ?? tr("the device")
         let parent = desktop.miniPlayer.flatMap { $0.isShown ? $0.window.asWindow : nil } ?? window?.window.asWindow
@@ -167,19 +172,25 @@ extension CastDeckApplication {
             body = tr("CastDeck quits either way. Keep Playing leaves the media playing on the device.")
             other = ("keep", tr("Keep Playing"))
         case .keepRunning:
-            body = tr("{0} plays this media from this computer, so it stops when CastDeck quits. Keep Running in the Background closes the window and keeps casting.", name)
+            body = tr(
+                "{0} plays this media from this computer, so it stops when CastDeck quits. Keep Running in the Background closes the window and keeps casting.",
+                name)
             other = ("background", tr("Keep Running in the Background"))
         case .stopOnly:
             body = tr("{0} runs inside CastDeck: quitting stops it and the media it plays.", name)
             other = ("cancel", tr("_Cancel"))
         }
-        let dialog = MessageDialog(parent: parent, heading: tr("Stop casting to {0}?", name), body: body,
-                                   responses: [other, ("stop", tr("Stop Casting"))],
-                                   destructive: "stop", defaultResponse: other.id)
+        let dialog = MessageDialog(
+            parent: parent, heading: tr("Stop casting to {0}?", name), body: body,
+            responses: [other, ("stop", tr("Stop Casting"))],
+            destructive: "stop", defaultResponse: other.id)
         dialog.onResponse { [unowned self] response in
             switch response {
             case "stop":
-                Task { await model.perform(.stopCasting); self.quitNow() }
+                Task {
+                    await model.perform(.stopCasting)
+                    self.quitNow()
+                }
             case "keep":
                 self.quitNow()
             case "background":

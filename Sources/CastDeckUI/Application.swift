@@ -32,12 +32,16 @@ public struct Services {
     /// does for Raise and Quit. Returns how to take them off the bus again (nil: not started).
     public var startMediaControls: (@MainActor (AppModel, DBusConnection, MediaControlHooks) -> (@MainActor () -> Void)?)?
 
-    public init(makeModel: @escaping @MainActor (Bool, any StylePreferences) -> AppModel,
-                startBrowsing: @escaping @MainActor (AppModel) -> Void,
-                startDemoReceiver: (@MainActor () async throws -> DeviceInfo)?,
-                startMediaControls: (@MainActor (AppModel, DBusConnection, MediaControlHooks) -> (@MainActor () -> Void)?)?) {
-        self.makeModel = makeModel; self.startBrowsing = startBrowsing
-        self.startDemoReceiver = startDemoReceiver; self.startMediaControls = startMediaControls
+    public init(
+        makeModel: @escaping @MainActor (Bool, any StylePreferences) -> AppModel,
+        startBrowsing: @escaping @MainActor (AppModel) -> Void,
+        startDemoReceiver: (@MainActor () async throws -> DeviceInfo)?,
+        startMediaControls: (@MainActor (AppModel, DBusConnection, MediaControlHooks) -> (@MainActor () -> Void)?)?
+    ) {
+        self.makeModel = makeModel
+        self.startBrowsing = startBrowsing
+        self.startDemoReceiver = startDemoReceiver
+        self.startMediaControls = startMediaControls
     }
 }
 
@@ -78,8 +82,9 @@ public final class CastDeckApplication {
     public func run() -> Int32 {
         MainQueueBridge.install()
         guard Gtk.resourceExists(MainWindow.resource) else {
-            printError("castdeck: the user interface is missing: resource \(MainWindow.resource) is not "
-                       + "compiled into this binary (see Sources/CastDeckResources).")
+            printError(
+                "castdeck: the user interface is missing: resource \(MainWindow.resource) is not "
+                    + "compiled into this binary (see Sources/CastDeckResources).")
             return 1
         }
         app.onStartup { [unowned self] in self.startup() }
@@ -119,7 +124,10 @@ public final class CastDeckApplication {
 
     func activate() {
         // A second launch, Raise over MPRIS or the Shell's card: the window, on the same media.
-        if window != nil { showFullController(); return }
+        if window != nil {
+            showFullController()
+            return
+        }
         let prefs = GSettingsStylePreferences(settings: settings)
         // Refuse devices that cannot prove they are genuine (the refusal is a notice).
         let model = services.makeModel(settings?.bool("require-verified-devices") == true, prefs)
@@ -195,10 +203,12 @@ public final class CastDeckApplication {
     }
 
     func showAbout() {
-        AboutWindow.present(.init(name: tr("CastDeck"), icon: Self.appID, developer: tr("The CastDeck developers"),
-                                  version: CastDeckVersion.string, comments: tr("Control Google Cast devices from your desktop"),
-                                  translators: tr("translator-credits")),
-                            parent: window?.window.asWindow)
+        AboutWindow.present(
+            .init(
+                name: tr("CastDeck"), icon: Self.appID, developer: tr("The CastDeck developers"),
+                version: CastDeckVersion.string, comments: tr("Control Google Cast devices from your desktop"),
+                translators: tr("translator-credits")),
+            parent: window?.window.asWindow)
     }
 
     /// CASTDECK_EXIT_AFTER_FIRST_FRAME=1 prints the time from CASTDECK_T0_NS to the first painted

@@ -13,7 +13,8 @@ enum CastChoiceDialog {
         guard let ui = try? Builder(resource: resource) else { return }
         let dialog: MessageDialog = ui.get("dialog")
         Widget(unchecked: dialog.pointer).nameButtonsByLabel()
-        let name = files.count == 1 ? (files[0].split(separator: "/").last.map(String.init) ?? files[0]) : ntr("{0} item", "{0} items", files.count, files.count)
+        let name =
+            files.count == 1 ? (files[0].split(separator: "/").last.map(String.init) ?? files[0]) : ntr("{0} item", "{0} items", files.count, files.count)
         dialog.setBody(tr("Play {0} now, after what plays, or at the end of the queue?", name))
         dialog.asWindow.setTransientFor(parent)
         dialog.onResponse { response in

@@ -9,8 +9,9 @@ enum CastLinkDialog {
     static let resource = CastDeckApplication.resourcePath + "/ui/cast-link-dialog.ui"
 
     static func present(parent: Window?, onCast: @escaping @MainActor (String) -> Void) {
-        EntryDialog.present(resource: resource, accept: "cast", parent: parent,
-                            problem: { AppModel.isWebLink($0) ? nil : tr("Enter an address that starts with http:// or https://.") },
-                            onAccept: onCast)
+        EntryDialog.present(
+            resource: resource, accept: "cast", parent: parent,
+            problem: { AppModel.isWebLink($0) ? nil : tr("Enter an address that starts with http:// or https://.") },
+            onAccept: onCast)
     }
 }

@@ -1,7 +1,7 @@
+import GLibInterop
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 import Glibc
-import GLibInterop
 
 /// Where the app finds the data that is not compiled into it: the GSettings schema, the
 /// translations and the demo's sample artwork. (.ui files, CSS and icons are a GResource linked
@@ -21,7 +21,7 @@ public struct DataPaths: Sendable {
 
     /// The source tree's root, as it was when this file was compiled.
     static let sourceRoot: String = {
-        var path = #filePath               // <root>/Sources/CastDeckUI/DataPaths.swift
+        var path = #filePath  // <root>/Sources/CastDeckUI/DataPaths.swift
         for _ in 0..<3 { path = dirname(path) }
         return path
     }()
@@ -31,20 +31,23 @@ public struct DataPaths: Sendable {
         let env = { (k: String) in getenv(k).map { String(cString: $0) } }
         let installedData = exeDir + "/../share/castdeck"
         if fileExists(installedData + "/sample/artwork.svg") {
-            return DataPaths(dataDir: env("CASTDECK_DATADIR") ?? installedData,
-                             localeDir: env("CASTDECK_LOCALEDIR") ?? exeDir + "/../share/locale",
-                             schemaDir: nil)
+            return DataPaths(
+                dataDir: env("CASTDECK_DATADIR") ?? installedData,
+                localeDir: env("CASTDECK_LOCALEDIR") ?? exeDir + "/../share/locale",
+                schemaDir: nil)
         }
         let built = sourceRoot + "/.build/castdeck-data"
-        return DataPaths(dataDir: env("CASTDECK_DATADIR") ?? sourceRoot + "/data",
-                         localeDir: env("CASTDECK_LOCALEDIR") ?? built + "/locale",
-                         schemaDir: built + "/schemas")
+        return DataPaths(
+            dataDir: env("CASTDECK_DATADIR") ?? sourceRoot + "/data",
+            localeDir: env("CASTDECK_LOCALEDIR") ?? built + "/locale",
+            schemaDir: built + "/schemas")
     }
 
     /// Points GSettings at the uninstalled schemas unless the user chose a directory.
     public func exportSchemaDir() {
         guard let schemaDir, getenv("GSETTINGS_SCHEMA_DIR") == nil,
-              fileExists(schemaDir + "/gschemas.compiled") else { return }
+            fileExists(schemaDir + "/gschemas.compiled")
+        else { return }
         setenv("GSETTINGS_SCHEMA_DIR", schemaDir, 1)
     }
 

@@ -56,17 +56,20 @@ final class DeviceList {
     /// Add Device by Address: saved and connected to only once a device answers there (it
     /// then becomes the last device used); Add Anyway saves it without connecting.
     func addByAddress() {
-        AddDeviceDialog.present(parent: parent, add: { [unowned self] text in
-            switch await self.model.addDeviceIfAnswering(address: text) {
-            case .added(let device):
-                self.pick(device)
-                return nil
-            case .failed(let sentence, _):
-                return sentence
-            }
-        }, addAnyway: { [unowned self] text in
-            self.model.addDevice(address: text)
-        })
+        AddDeviceDialog.present(
+            parent: parent,
+            add: { [unowned self] text in
+                switch await self.model.addDeviceIfAnswering(address: text) {
+                case .added(let device):
+                    self.pick(device)
+                    return nil
+                case .failed(let sentence, _):
+                    return sentence
+                }
+            },
+            addAnyway: { [unowned self] text in
+                self.model.addDevice(address: text)
+            })
     }
 
     func render() {
@@ -80,17 +83,21 @@ final class DeviceList {
         // Empty state: say why nothing is listed and what to do.
         switch model.discoveryState {
         case .avahiNotRunning:
-            empty.set(title: tr("Cannot Search for Devices"),
-                      description: tr("Avahi, the service that finds devices on the network, is not running. Start avahi-daemon, or add a device by its address."))
+            empty.set(
+                title: tr("Cannot Search for Devices"),
+                description: tr("Avahi, the service that finds devices on the network, is not running. Start avahi-daemon, or add a device by its address."))
         case .off:
-            empty.set(title: tr("No Devices Added"),
-                      description: tr("Searching the network is turned off. Add a device by its address."))
+            empty.set(
+                title: tr("No Devices Added"),
+                description: tr("Searching the network is turned off. Add a device by its address."))
         case .unavailable:
-            empty.set(title: tr("Cannot Search for Devices"),
-                      description: tr("Searching the network failed. Add a device by its address."))
+            empty.set(
+                title: tr("Cannot Search for Devices"),
+                description: tr("Searching the network failed. Add a device by its address."))
         case .starting, .browsing:
-            empty.set(title: tr("No Cast Devices Found"),
-                      description: tr("Make sure the device is switched on and on the same network as this computer, or add it by its address."))
+            empty.set(
+                title: tr("No Cast Devices Found"),
+                description: tr("Make sure the device is switched on and on the same network as this computer, or add it by its address."))
         }
         empty.isVisible = devices.isEmpty
         group.isVisible = !devices.isEmpty

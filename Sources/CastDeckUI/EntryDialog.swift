@@ -48,9 +48,11 @@ final class EntryDialog {
     /// - Parameters:
     ///   - accept: the response id that hands the text over ("add", "cast").
     ///   - problem: nil when the text can be used, else the sentence to show.
-    static func present(resource: String, accept: String, parent: Window?,
-                        problem: @escaping @MainActor (String) -> String?,
-                        onAccept: @escaping @MainActor (String) -> Void) {
+    static func present(
+        resource: String, accept: String, parent: Window?,
+        problem: @escaping @MainActor (String) -> String?,
+        onAccept: @escaping @MainActor (String) -> Void
+    ) {
         // Destroying a dialog that was already destroyed does nothing.
         dialogs[resource]?.dialog.asWindow.destroy()
         dialogs[resource] = nil

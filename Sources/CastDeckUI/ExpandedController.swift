@@ -144,7 +144,10 @@ final class ExpandedController {
 
     private func sendSeek() {
         let target = seek.value
-        Task { await self.model.perform(.seekTo(target)); self.render() }
+        Task {
+            await self.model.perform(.seekTo(target))
+            self.render()
+        }
     }
 
     /// While the seek bar is held: the time it would seek to, in place of the elapsed time.

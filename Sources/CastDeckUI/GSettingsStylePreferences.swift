@@ -16,7 +16,10 @@ final class GSettingsStylePreferences: StylePreferences {
         get {
             guard let s = settings else { return fallback }
             guard s.bool("text-style-set") else { return nil }
-            func str(_ k: String) -> String? { let v = s.string(k); return v.isEmpty ? nil : v }
+            func str(_ k: String) -> String? {
+                let v = s.string(k)
+                return v.isEmpty ? nil : v
+            }
             return TextTrackStyle(
                 foregroundColor: str("text-style-foreground-color"),
                 backgroundColor: str("text-style-background-color"),
@@ -31,7 +34,10 @@ final class GSettingsStylePreferences: StylePreferences {
                 windowRoundedCornerRadius: s.double("text-style-window-corner-radius"))
         }
         set {
-            guard let s = settings else { fallback = newValue; return }
+            guard let s = settings else {
+                fallback = newValue
+                return
+            }
             let v = newValue ?? .default
             s.set("text-style-foreground-color", string: v.foregroundColor ?? "")
             s.set("text-style-background-color", string: v.backgroundColor ?? "")

@@ -109,21 +109,27 @@ public final class MainWindow {
         back.onClicked { [unowned self] in self.showDevices() }
         devices.parent = window.asWindow
         devices.showDetails = { [unowned self] notice in self.showDetails(notice) }
-        window.asWindow.onCloseRequest { [unowned self] in self.saveSize(); return self.closeRequested?() ?? false }
+        window.asWindow.onCloseRequest { [unowned self] in
+            self.saveSize()
+            return self.closeRequested?() ?? false
+        }
 
         tokens.append(observe { [unowned self] in self.devices.render() })
         tokens.append(observe { [unowned self] in self.renderPages() })
         tokens.append(observe { [unowned self] in self.renderNotice() })
         tokens.append(observe { [unowned self] in self.renderReconnecting() })
-        clock.add(self, isShown: { [unowned self] in self.window.asWindow.isVisible }, tick: { [unowned self] in
-            self.actions.refresh()
-            self.mini?.renderProgress()
-            self.expanded?.renderProgress()
-        })
-        tokens.append(observe { [unowned self] in
-            self.actions.refresh()
-            self.clock.update()
-        })
+        clock.add(
+            self, isShown: { [unowned self] in self.window.asWindow.isVisible },
+            tick: { [unowned self] in
+                self.actions.refresh()
+                self.mini?.renderProgress()
+                self.expanded?.renderProgress()
+            })
+        tokens.append(
+            observe { [unowned self] in
+                self.actions.refresh()
+                self.clock.update()
+            })
     }
 
     /// Builds the mini and expanded controllers if they are not built yet; false (and the
@@ -172,9 +178,11 @@ public final class MainWindow {
     ]
 
     func chooseFiles() {
-        FileDialog.openFiles(parent: window.asWindow, title: tr("Cast a File"), filterName: tr("Media files"),
-                             mimeTypes: Self.mediaTypes, allFilesName: tr("All files"),
-                             acceptLabel: tr("_Cast"), cancelLabel: tr("_Cancel")) { [weak self] files in
+        FileDialog.openFiles(
+            parent: window.asWindow, title: tr("Cast a File"), filterName: tr("Media files"),
+            mimeTypes: Self.mediaTypes, allFilesName: tr("All files"),
+            acceptLabel: tr("_Cast"), cancelLabel: tr("_Cancel")
+        ) { [weak self] files in
             self?.cast(files)
         }
     }
@@ -336,8 +344,9 @@ public final class MainWindow {
     func showDetails(_ n: AppModel.Notice) {
         var responses = [("close", tr("_Close"))]
         if n.retryDeviceID != nil { responses.append(("retry", tr("_Try Again"))) }
-        let dialog = MessageDialog.make(parent: window.asWindow, heading: n.headline, body: n.explanation ?? "",
-                                        responses: responses, suggested: n.retryDeviceID == nil ? nil : "retry")
+        let dialog = MessageDialog.make(
+            parent: window.asWindow, heading: n.headline, body: n.explanation ?? "",
+            responses: responses, suggested: n.retryDeviceID == nil ? nil : "retry")
         dialog.onResponse { [unowned self] response in
             if response == "retry", let id = n.retryDeviceID { Task { await self.model.retry(deviceID: id) } }
         }

@@ -24,8 +24,9 @@ final class MiniController {
         self.model = model
         ui = try Builder(resource: Self.resource)
         root = ui.get("root")
-        view = CompactPlayerView(model: model, thumb: ui.get("thumb"), title: ui.get("title"),
-                                 subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
+        view = CompactPlayerView(
+            model: model, thumb: ui.get("thumb"), title: ui.get("title"),
+            subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
         ui.get("open", as: Button.self).onClicked { [unowned self] in self.onOpen?() }
     }
 

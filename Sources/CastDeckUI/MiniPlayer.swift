@@ -28,8 +28,9 @@ final class MiniPlayer {
         self.clock = clock
         ui = try Builder(resource: Self.resource)
         window = ui.get("window")
-        view = CompactPlayerView(model: model, thumb: ui.get("artwork"), title: ui.get("title"),
-                                 subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
+        view = CompactPlayerView(
+            model: model, thumb: ui.get("artwork"), title: ui.get("title"),
+            subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
         actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain])
         actions.install(into: window)
         window.asWindow.setApplication(app)
@@ -41,12 +42,13 @@ final class MiniPlayer {
             self.onClosed?()
             return true
         }
-        tokens.append(observe { [unowned self] in
-            self.actions.refresh()
-            self.view.render()
-            self.ui.get("stop", as: Button.self).isVisible = !self.model.phase.isOver
-            self.clock.update()
-        })
+        tokens.append(
+            observe { [unowned self] in
+                self.actions.refresh()
+                self.view.render()
+                self.ui.get("stop", as: Button.self).isVisible = !self.model.phase.isOver
+                self.clock.update()
+            })
         clock.add(self, isShown: { [unowned self] in self.isShown }, tick: { [unowned self] in self.view.renderProgress() })
     }
 
@@ -82,8 +84,12 @@ final class CompactPlayerView {
     private var renderedArtwork: String?
 
     init(model: AppModel, thumb: Image, title: Label, subtitle: Label, play: Button, progress: ProgressBar) {
-        self.model = model; self.thumb = thumb; self.title = title; self.subtitle = subtitle
-        self.play = play; self.progress = progress
+        self.model = model
+        self.thumb = thumb
+        self.title = title
+        self.subtitle = subtitle
+        self.play = play
+        self.progress = progress
     }
 
     func render() {

@@ -15,8 +15,10 @@ final class ModelActions {
     init(model: AppModel, names: [AppAction.Name] = AppAction.Name.allCases) {
         self.model = model
         for name in names where name.parameter != .pair {
-            let action = SimpleAction(name: name.rawValue, parameter: Self.parameterType(name.parameter),
-                                      state: model.state(of: name).map(Self.value)) { [unowned model] parameter in
+            let action = SimpleAction(
+                name: name.rawValue, parameter: Self.parameterType(name.parameter),
+                state: model.state(of: name).map(Self.value)
+            ) { [unowned model] parameter in
                 var double: Double?, int: Int?
                 switch parameter {
                 case .double(let d)?: double = d

@@ -90,7 +90,11 @@ final class QueueView {
             let added = next[oldIDs.count...].map(makeRow)
             for r in added { list.append(r.row) }
             rows += added
-            rendered += next[oldIDs.count...].map { var r = $0; r.title = ""; return r }
+            rendered += next[oldIDs.count...].map {
+                var r = $0
+                r.title = ""
+                return r
+            }
         } else if newIDs != oldIDs {
             // The old rows are hidden now and removed a few per main-loop turn (Retire).
             let list = list
@@ -98,7 +102,11 @@ final class QueueView {
             Retire.gradually(rows.map { r in { list.remove(r.row) } }, perTurn: 2)
             rows = next.map(makeRow)
             for r in rows { list.append(r.row) }
-            rendered = next.map { var r = $0; r.title = ""; return r }  // forces the update below
+            rendered = next.map {
+                var r = $0
+                r.title = ""
+                return r
+            }  // forces the update below
         }
         for (i, row) in next.enumerated() where force || row != rendered[i] || row.isCurrent {
             update(rows[i], with: row)

@@ -15,7 +15,8 @@ import GtkInterop
 final class RateProbe {
     static let shared: RateProbe? = {
         guard let raw = getenv("CASTDECK_RATE_PROBE"), case let spec = String(cString: raw),
-              let colon = spec.firstIndex(of: ":"), let n = Int(spec[..<colon]), n > 0 else { return nil }
+            let colon = spec.firstIndex(of: ":"), let n = Int(spec[..<colon]), n > 0
+        else { return nil }
         return RateProbe(count: n, path: String(spec[spec.index(after: colon)...]))
     }()
 

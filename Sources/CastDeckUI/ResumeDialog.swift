@@ -9,7 +9,8 @@ import GtkInterop
 enum ResumeDialog {
     static func ask(parent: Window?, _ question: AppModel.ResumeQuestion) async -> AppModel.ResumeAnswer {
         let at = formatTime(question.position)
-        let body = question.item.map { tr("“{0}” stopped at item {1}, at {2}, last time.", question.title, $0 + 1, at) }
+        let body =
+            question.item.map { tr("“{0}” stopped at item {1}, at {2}, last time.", question.title, $0 + 1, at) }
             ?? tr("“{0}” stopped at {1} last time.", question.title, at)
         let dialog = MessageDialog.make(
             parent: parent, heading: tr("Resume Playback?"), body: body,

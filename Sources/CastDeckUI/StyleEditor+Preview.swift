@@ -7,12 +7,15 @@ import GtkInterop
 extension StyleEditor {
     /// A sample frame (sky, hills) with one subtitle line drawn the way the style asks.
     func drawPreview(_ cr: Cairo, _ w: Double, _ h: Double) {
-        cr.fillVerticalGradient(0, 0, w, h, top: RGBA(red: 0.35, green: 0.6, blue: 0.9),
-                                bottom: RGBA(red: 0.85, green: 0.9, blue: 1.0))
+        cr.fillVerticalGradient(
+            0, 0, w, h, top: RGBA(red: 0.35, green: 0.6, blue: 0.9),
+            bottom: RGBA(red: 0.85, green: 0.9, blue: 1.0))
         cr.setColor(RGBA(red: 0.3, green: 0.6, blue: 0.3))
         cr.move(to: 0, h * 0.7)
         cr.curve(to: w, h * 0.65, via: w * 0.3, h * 0.55, w * 0.6, h * 0.85)
-        cr.line(to: w, h); cr.line(to: 0, h); cr.closePath()
+        cr.line(to: w, h)
+        cr.line(to: 0, h)
+        cr.closePath()
         cr.fill()
 
         let s = style
@@ -26,8 +29,9 @@ extension StyleEditor {
             }
         }()
         let fs = s.fontStyle ?? .normal
-        let font = Font(family: family, size: 18 * (s.fontScale ?? 1),
-                        bold: fs == .bold || fs == .boldItalic, italic: fs == .italic || fs == .boldItalic)
+        let font = Font(
+            family: family, size: 18 * (s.fontScale ?? 1),
+            bold: fs == .bold || fs == .boldItalic, italic: fs == .italic || fs == .boldItalic)
         let layout = cr.layout(tr("The quick brown fox jumps over the lazy dog"), font: font)
         // Long lines wrap as a receiver wraps them, instead of running off the frame.
         layout.wrap(width: w - 48)

@@ -46,7 +46,10 @@ final class StyleEditor {
 
     var style: TextTrackStyle {
         get { model.draftStyle }
-        set { model.draftStyle = newValue; preview?.queueDraw() }
+        set {
+            model.draftStyle = newValue
+            preview?.queueDraw()
+        }
     }
 
     private func build(parent: Window?) throws {
@@ -79,23 +82,35 @@ final class StyleEditor {
         colorRow(text, tr("Text color and opacity"), \.foregroundColor, "#FFFFFFFF")
         spinRow(text, tr("Font scale"), 0.5, 3, 0.1, \.fontScale, 1)
         entryRow(text, tr("Font family"), \.fontFamily)
-        choiceRow(text, tr("Generic family"), \.fontGenericFamily, [
-            (.sansSerif, tr("Sans serif")), (.serif, tr("Serif")), (.monospacedSansSerif, tr("Monospace")),
-            (.monospacedSerif, tr("Monospace serif")), (.casual, tr("Casual")), (.cursive, tr("Cursive")),
-            (.smallCapitals, tr("Small capitals"))])
-        toggleRow(text, tr("Font style"), \.fontStyle, [
-            (.normal, tr("Normal")), (.bold, tr("Bold")), (.italic, tr("Italic")), (.boldItalic, tr("Bold italic"))])
+        choiceRow(
+            text, tr("Generic family"), \.fontGenericFamily,
+            [
+                (.sansSerif, tr("Sans serif")), (.serif, tr("Serif")), (.monospacedSansSerif, tr("Monospace")),
+                (.monospacedSerif, tr("Monospace serif")), (.casual, tr("Casual")), (.cursive, tr("Cursive")),
+                (.smallCapitals, tr("Small capitals")),
+            ])
+        toggleRow(
+            text, tr("Font style"), \.fontStyle,
+            [
+                (.normal, tr("Normal")), (.bold, tr("Bold")), (.italic, tr("Italic")), (.boldItalic, tr("Bold italic")),
+            ])
 
         let box: PreferencesGroup = ui.get("background-group")
         colorRow(box, tr("Background color and opacity"), \.backgroundColor, "#000000FF")
-        toggleRow(box, tr("Edge type"), \.edgeType, [
-            (.none, tr("None")), (.outline, tr("Outline")), (.dropShadow, tr("Drop shadow")),
-            (.raised, tr("Raised")), (.depressed, tr("Depressed"))])
+        toggleRow(
+            box, tr("Edge type"), \.edgeType,
+            [
+                (.none, tr("None")), (.outline, tr("Outline")), (.dropShadow, tr("Drop shadow")),
+                (.raised, tr("Raised")), (.depressed, tr("Depressed")),
+            ])
         colorRow(box, tr("Edge color"), \.edgeColor, "#000000FF")
 
         let wnd: PreferencesGroup = ui.get("window-group")
-        toggleRow(wnd, tr("Window type"), \.windowType, [
-            (.none, tr("None")), (.normal, tr("Normal")), (.roundedCorners, tr("Rounded corners"))])
+        toggleRow(
+            wnd, tr("Window type"), \.windowType,
+            [
+                (.none, tr("None")), (.normal, tr("Normal")), (.roundedCorners, tr("Rounded corners")),
+            ])
         colorRow(wnd, tr("Window color"), \.windowColor, "#00000000")
         spinRow(wnd, tr("Corner radius"), 0, 40, 1, \.windowRoundedCornerRadius, 0)
         // The action table decides whether Apply can be sent; keep it current while open.
@@ -122,8 +137,10 @@ final class StyleEditor {
         group.add(r)
     }
 
-    private func colorRow(_ group: PreferencesGroup, _ title: String, _ key: WritableKeyPath<TextTrackStyle, String?>,
-                          _ fallback: String) {
+    private func colorRow(
+        _ group: PreferencesGroup, _ title: String, _ key: WritableKeyPath<TextTrackStyle, String?>,
+        _ fallback: String
+    ) {
         let button = ColorButton(color: Self.rgba(style[keyPath: key] ?? fallback), title: title)
         row(group, title, button)
         // Named on its inner button, with the chosen colour as the description (kept current).
@@ -135,8 +152,10 @@ final class StyleEditor {
         }
     }
 
-    private func spinRow(_ group: PreferencesGroup, _ title: String, _ lo: Double, _ hi: Double, _ step: Double,
-                         _ key: WritableKeyPath<TextTrackStyle, Double?>, _ fallback: Double) {
+    private func spinRow(
+        _ group: PreferencesGroup, _ title: String, _ lo: Double, _ hi: Double, _ step: Double,
+        _ key: WritableKeyPath<TextTrackStyle, Double?>, _ fallback: Double
+    ) {
         let spin = SpinButton(lower: lo, upper: hi, step: step)
         // In the UI language's digits and decimal sign (Persian "۱٫۵"), read back the same way.
         let digits = spin.digits
@@ -160,8 +179,10 @@ final class StyleEditor {
     /// chosen one; a radio button for assistive technology, named "Edge type: Outline"). A
     /// column fits any window width in any language; linked buttons side by side broke into
     /// pieces on a phone-width window.
-    private func toggleRow<V: Equatable>(_ group: PreferencesGroup, _ title: String,
-                                         _ key: WritableKeyPath<TextTrackStyle, V?>, _ options: [(V, String)]) {
+    private func toggleRow<V: Equatable>(
+        _ group: PreferencesGroup, _ title: String,
+        _ key: WritableKeyPath<TextTrackStyle, V?>, _ options: [(V, String)]
+    ) {
         let column = Box(vertical: true, spacing: 0)
         var first: ToggleButton?
         let current = style[keyPath: key] ?? options[0].0
@@ -184,8 +205,10 @@ final class StyleEditor {
         group.add(PreferencesRow(title: title, child: v))
     }
 
-    private func choiceRow<V: Equatable>(_ group: PreferencesGroup, _ title: String,
-                                         _ key: WritableKeyPath<TextTrackStyle, V?>, _ options: [(V, String)]) {
+    private func choiceRow<V: Equatable>(
+        _ group: PreferencesGroup, _ title: String,
+        _ key: WritableKeyPath<TextTrackStyle, V?>, _ options: [(V, String)]
+    ) {
         let dd = DropDown(strings: options.map(\.1))
         let current = style[keyPath: key] ?? options[0].0
         dd.selected = options.firstIndex { $0.0 == current } ?? 0
@@ -200,8 +223,9 @@ final class StyleEditor {
 
     static func rgba(_ hex: String?, _ fallback: String = "#FFFFFFFF") -> RGBA {
         let c = CastColor(hex: hex ?? fallback) ?? CastColor(red: 255, green: 255, blue: 255)
-        return RGBA(red: Double(c.red) / 255, green: Double(c.green) / 255, blue: Double(c.blue) / 255,
-                    alpha: Double(c.alpha) / 255)
+        return RGBA(
+            red: Double(c.red) / 255, green: Double(c.green) / 255, blue: Double(c.blue) / 255,
+            alpha: Double(c.alpha) / 255)
     }
 
     /// "#FF0000, 50% opaque" for screen readers.

@@ -71,8 +71,9 @@ final class TracksPopover {
     }
 
     func render() {
-        let source = Source(text: model.textTracks, audio: model.audioTracks,
-                            burnable: model.burnableSubtitles.map { BurnableKey(number: $0.number, label: $0.label) })
+        let source = Source(
+            text: model.textTracks, audio: model.audioTracks,
+            burnable: model.burnableSubtitles.map { BurnableKey(number: $0.number, label: $0.label) })
         guard source != rendered else { return }
         rendered = source
         let box = Box(vertical: true, spacing: 6)
@@ -125,7 +126,10 @@ final class TracksPopover {
     /// and a Show More button end the section. Returns the first button added.
     @discardableResult
     func showMore(_ section: Section, count: Int) -> ToggleButton? {
-        if let row = section.moreRow { section.list.remove(row); section.moreRow = nil }
+        if let row = section.moreRow {
+            section.list.remove(row)
+            section.moreRow = nil
+        }
         let end = min(section.tracks.count, section.shown + count)
         var first: ToggleButton?
         for t in section.tracks[section.shown..<end] {

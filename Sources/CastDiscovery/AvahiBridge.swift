@@ -10,8 +10,8 @@
 // (which frees its browsers, resolvers and entry groups, so no callback can follow) and then
 // releases the box: deterministic, exactly once.
 
-import CastCore
 import CAvahi
+import CastCore
 import Foundation
 
 /// What a service browser reports, already converted to Swift values.
@@ -81,10 +81,14 @@ final class AvahiConnection: @unchecked Sendable {
         retained = Unmanaged.passRetained(box)
         var error: Int32 = 0
         let flags = waitForDaemon ? AVAHI_CLIENT_NO_FAIL : AvahiClientFlags(0)
-        guard let client = avahi.client_new(avahi.threaded_poll_get(poll), flags, { client, state, userdata in
-            guard let client, let userdata else { return }
-            Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue().clientState(client, state)
-        }, retained.toOpaque(), &error) else {
+        guard
+            let client = avahi.client_new(
+                avahi.threaded_poll_get(poll), flags,
+                { client, state, userdata in
+                    guard let client, let userdata else { return }
+                    Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue().clientState(client, state)
+                }, retained.toOpaque(), &error)
+        else {
             avahi.threaded_poll_free(poll)
             retained.release()
             throw .avahiNotRunning(detail: avahiErrorText(error))
@@ -153,7 +157,9 @@ final class AvahiConnection: @unchecked Sendable {
     }
 
     /// A resolver that stays alive after the first answer, so TXT changes arrive as new answers.
-    static func newServiceResolver(client: OpaquePointer, key: ServiceInstanceKey, interface: Int32, protocol proto: Int32, box: AvahiCallbackBox) -> OpaquePointer? {
+    static func newServiceResolver(
+        client: OpaquePointer, key: ServiceInstanceKey, interface: Int32, protocol proto: Int32, box: AvahiCallbackBox
+    ) -> OpaquePointer? {
         avahi.service_resolver_new(
             client, interface, proto, key.name, key.type, key.domain, castdeck_avahi_proto_unspec(), AvahiLookupFlags(0),
             { resolver, interface, proto, event, name, type, domain, hostName, address, port, txt, _, userdata in
@@ -195,10 +201,12 @@ final class AvahiConnection: @unchecked Sendable {
     // MARK: Publishing
 
     static func newEntryGroup(client: OpaquePointer, box: AvahiCallbackBox) -> OpaquePointer? {
-        avahi.entry_group_new(client, { group, state, userdata in
-            guard let group, let userdata else { return }
-            Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue().group(group, state)
-        }, Unmanaged.passUnretained(box).toOpaque())  // owner: the connection's retained box
+        avahi.entry_group_new(
+            client,
+            { group, state, userdata in
+                guard let group, let userdata else { return }
+                Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue().group(group, state)
+            }, Unmanaged.passUnretained(box).toOpaque())  // owner: the connection's retained box
     }
 
     var rawClient: OpaquePointer { client }

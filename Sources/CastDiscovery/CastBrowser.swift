@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import CastCore
 import CAvahi
+import CastCore
 import Foundation
 import Logging
 
@@ -36,8 +36,10 @@ public final class CastBrowser: Sendable {
     ///   - waitForDaemon: keep waiting for avahi-daemon when it is not running (the window
     ///     wants this; `castctl discover` does not).
     ///   - logger: every event is logged here at debug level.
-    public init(serviceType: String = CastBrowser.castServiceType, waitForDaemon: Bool = false,
-                logger: Logger = Logger(label: "castdeck.discovery")) {
+    public init(
+        serviceType: String = CastBrowser.castServiceType, waitForDaemon: Bool = false,
+        logger: Logger = Logger(label: "castdeck.discovery")
+    ) {
         let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
         events = stream
         core = BrowserCore(serviceType: serviceType, waitForDaemon: waitForDaemon, continuation: continuation, logger: logger)

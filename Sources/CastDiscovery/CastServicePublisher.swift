@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // SPDX-License-Identifier: GPL-3.0-or-later
 
-import CastCore
 import CAvahi
+import CastCore
 import Foundation
 
 /// The TXT record and SRV port of a Cast receiver, as real devices publish them
@@ -100,9 +100,11 @@ public final class CastServicePublisher: Sendable {
             Thread.detachNewThread { [core] in core.connect() }
             Task { [core] in
                 try? await Task.sleep(for: timeout)
-                core.finishWaiting(.failure(.avahiFailure(
-                    operation: "publish \"\(core.record.serviceName)\" within \(timeout)", code: Int32(AVAHI_ERR_TIMEOUT),
-                    message: avahiErrorText(Int32(AVAHI_ERR_TIMEOUT)))))
+                core.finishWaiting(
+                    .failure(
+                        .avahiFailure(
+                            operation: "publish \"\(core.record.serviceName)\" within \(timeout)", code: Int32(AVAHI_ERR_TIMEOUT),
+                            message: avahiErrorText(Int32(AVAHI_ERR_TIMEOUT)))))
             }
         }
         if case .failure = result { withdraw() }
@@ -172,7 +174,10 @@ final class PublisherCore: @unchecked Sendable {
                 self.connection = connection
                 return true
             }
-            guard keep else { connection.close(); return }
+            guard keep else {
+                connection.close()
+                return
+            }
             try connection.start()
         } catch {
             finishWaiting(.failure(error))

@@ -196,8 +196,10 @@ public actor DeviceDirectory {
     }
 
     @discardableResult
-    private func show(_ entry: ManualDevice, statusText: String? = nil, model: String? = nil,
-                      failure: ProbeFailure? = nil) -> CastDevice {
+    private func show(
+        _ entry: ManualDevice, statusText: String? = nil, model: String? = nil,
+        failure: ProbeFailure? = nil
+    ) -> CastDevice {
         var device = entry.device
         device.statusText = statusText
         device.model = model
@@ -264,7 +266,8 @@ public actor DeviceDirectory {
     /// An added device without a name takes the name of a discovered one at the same address.
     private func adoptName(from device: CastDevice) {
         guard let index = manual.firstIndex(where: { $0.host == device.host && $0.port == device.port }),
-              manual[index].name == nil || manual[index].id == nil else { return }
+            manual[index].name == nil || manual[index].id == nil
+        else { return }
         manual[index].name = device.friendlyName
         manual[index].id = device.id
         if storeProblem == nil { try? store.save(manual) }

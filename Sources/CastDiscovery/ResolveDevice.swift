@@ -28,7 +28,8 @@ public func resolveDevice(
     }
     let wantedID = TXTRecord.normalizedID(trimmed) ?? trimmed.lowercased()
     if let remembered = try? store.load(),
-       let hit = remembered.first(where: { $0.name?.lowercased() == trimmed.lowercased() || $0.id == wantedID }) {
+        let hit = remembered.first(where: { $0.name?.lowercased() == trimmed.lowercased() || $0.id == wantedID })
+    {
         return (hit.host, hit.port)
     }
 
@@ -38,7 +39,10 @@ public func resolveDevice(
         try? await Task.sleep(for: timeout)
         browser.stop()
     }
-    defer { deadline.cancel(); browser.stop() }
+    defer {
+        deadline.cancel()
+        browser.stop()
+    }
     var seen: [String: CastDevice] = [:]
     var failure: DiscoveryError?
     for await event in browser.events {

@@ -59,7 +59,8 @@ public enum TXTRecord {
             guard let v = txt[key], !v.isEmpty else { return nil }
             return v
         }
-        let capabilities = nonEmpty("ca").flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+        let capabilities =
+            nonEmpty("ca").flatMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
             .map(CastCapabilities.init(rawValue:)) ?? []
         return CastDevice(
             id: id,

@@ -261,7 +261,10 @@ enum ProtoWire {
     static func varintSize(_ v: UInt64) -> Int {
         var n = 1
         var v = v >> 7
-        while v != 0 { n += 1; v >>= 7 }
+        while v != 0 {
+            n += 1
+            v >>= 7
+        }
         return n
     }
 

@@ -106,7 +106,10 @@ extension JSONParser {
         var negative = false
         for i in start..<index {
             let c = bytes[i]
-            if c == UInt8(ascii: "-") { negative = true; continue }
+            if c == UInt8(ascii: "-") {
+                negative = true
+                continue
+            }
             v = v &* 10 &+ Int64(c &- UInt8(ascii: "0"))
         }
         // 19 digits may overflow Int64: the sign flips, and the caller takes the double.
@@ -122,7 +125,10 @@ extension JSONParser {
     func doubleValue(from start: Int) throws(Failure) -> Double {
         var i = start
         var negative = false
-        if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        if bytes[i] == UInt8(ascii: "-") {
+            negative = true
+            i += 1
+        }
         var mantissa: UInt64 = 0
         var significant = 0
         var exponent = 0
@@ -152,7 +158,10 @@ extension JSONParser {
             while i < index {
                 e = e * 10 + Int(bytes[i] &- 0x30)
                 i += 1
-                if e > 400 { fast = false; break }
+                if e > 400 {
+                    fast = false
+                    break
+                }
             }
             exponent += expNegative ? -e : e
         }

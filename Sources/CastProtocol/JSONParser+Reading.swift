@@ -135,8 +135,12 @@ extension JSONParser {
 
     mutating func readBool() throws(Failure) -> Bool {
         switch try peek() {
-        case UInt8(ascii: "t"): try literal("true"); return true
-        case UInt8(ascii: "f"): try literal("false"); return false
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return true
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return false
         default: throw fail("expected true or false")
         }
     }

@@ -98,11 +98,21 @@ extension JSONParser {
             let e = bytes[i + 1]  // bytes[i] is the backslash
             i += 2
             switch e {
-            case UInt8(ascii: "b"): out[o] = 0x08; o += 1
-            case UInt8(ascii: "f"): out[o] = 0x0C; o += 1
-            case UInt8(ascii: "n"): out[o] = 0x0A; o += 1
-            case UInt8(ascii: "r"): out[o] = 0x0D; o += 1
-            case UInt8(ascii: "t"): out[o] = 0x09; o += 1
+            case UInt8(ascii: "b"):
+                out[o] = 0x08
+                o += 1
+            case UInt8(ascii: "f"):
+                out[o] = 0x0C
+                o += 1
+            case UInt8(ascii: "n"):
+                out[o] = 0x0A
+                o += 1
+            case UInt8(ascii: "r"):
+                out[o] = 0x0D
+                o += 1
+            case UInt8(ascii: "t"):
+                out[o] = 0x09
+                o += 1
             case UInt8(ascii: "u"):
                 var scalar = hex(i)
                 i += 4
@@ -123,7 +133,9 @@ extension JSONParser {
                 }
                 if (0xD800..<0xE000).contains(scalar) { scalar = 0xFFFD }
                 put(scalar)
-            default: out[o] = e; o += 1  // \" \\ \/
+            default:
+                out[o] = e
+                o += 1  // \" \\ \/
             }
         }
         return o

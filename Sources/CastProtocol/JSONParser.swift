@@ -64,9 +64,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
-        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
-        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw fail("unexpected character")
         }

@@ -135,7 +135,6 @@ struct TreeKeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
     func contains(_ key: Key) -> Bool { object[key.stringValue] != nil }
 
-
     private func node(_ key: Key) throws -> JSONValue {
         guard let v = object[key.stringValue] else {
             throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no value for \(key.stringValue)"))
@@ -212,7 +211,8 @@ struct TreeUnkeyedContainer: UnkeyedDecodingContainer {
 
     private func next<T>(_ type: T.Type) throws -> JSONValue {
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, .init(codingPath: codingPath + [TreeCodingKey(intValue: currentIndex)], debugDescription: "the array has no more elements"))
+            throw DecodingError.valueNotFound(
+                type, .init(codingPath: codingPath + [TreeCodingKey(intValue: currentIndex)], debugDescription: "the array has no more elements"))
         }
         return array[currentIndex]
     }

@@ -96,7 +96,8 @@ extension JSONValue {
         let result: Result<JSONValue, JSONParser.Failure> =
             bytes.withContiguousStorageIfAvailable { buffer in
                 Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
-            } ?? Array(bytes).withUnsafeBufferPointer { buffer in
+            }
+            ?? Array(bytes).withUnsafeBufferPointer { buffer in
                 Result { () throws(JSONParser.Failure) in try JSONParser.parse(buffer) }
             }
         switch result {

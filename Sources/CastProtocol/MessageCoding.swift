@@ -39,7 +39,9 @@ public enum CastJSON {
     }
 
     /// Parses the bytes into a tree, then maps the tree onto `T` through Codable.
-    @_spi(Reference) public static func decodeThroughTree<T: Decodable>(_ type: T.Type, fromUTF8 bytes: some Collection<UInt8>, namespace: String) throws(CastProtocolError) -> T {
+    @_spi(Reference) public static func decodeThroughTree<T: Decodable>(
+        _ type: T.Type, fromUTF8 bytes: some Collection<UInt8>, namespace: String
+    ) throws(CastProtocolError) -> T {
         let tree: JSONValue
         do {
             tree = try JSONValue(parsing: bytes)
@@ -115,9 +117,10 @@ public enum CastJSON {
         case is Double.Type: "a number"
         case is Bool.Type: "true or false"
         default:
-            String(describing: type).hasPrefix("Array") ? "an array"
+            String(describing: type).hasPrefix("Array")
+                ? "an array"
                 : String(describing: type).hasPrefix("Dictionary") || String(describing: type).hasPrefix("KeyedDecoding")
-                ? "an object" : "a \(type)"
+                    ? "an object" : "a \(type)"
         }
     }
 }

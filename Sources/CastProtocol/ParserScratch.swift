@@ -78,10 +78,18 @@ extension ScratchStack where Element == UInt64 {
                 let b = storage[i] >> 56
                 let bit: UInt64 = 1 &<< (b & 63)
                 switch b >> 6 {
-                case 0: shared = shared || bits.0 & bit != 0; bits.0 |= bit
-                case 1: shared = shared || bits.1 & bit != 0; bits.1 |= bit
-                case 2: shared = shared || bits.2 & bit != 0; bits.2 |= bit
-                default: shared = shared || bits.3 & bit != 0; bits.3 |= bit
+                case 0:
+                    shared = shared || bits.0 & bit != 0
+                    bits.0 |= bit
+                case 1:
+                    shared = shared || bits.1 & bit != 0
+                    bits.1 |= bit
+                case 2:
+                    shared = shared || bits.2 & bit != 0
+                    bits.2 |= bit
+                default:
+                    shared = shared || bits.3 & bit != 0
+                    bits.3 |= bit
                 }
             }
             if !shared { return true }

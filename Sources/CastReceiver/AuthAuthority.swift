@@ -75,10 +75,22 @@ public struct AuthAuthority: Sendable {
         let icaKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let deviceKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let rogueKey = try _RSA.Signing.PrivateKey(keySize: .bits2048)
-        let rootName = try DistinguishedName { OrganizationName("CastDeck tests"); CommonName("CastDeck Test Root CA") }
-        let icaName = try DistinguishedName { OrganizationName("CastDeck tests"); CommonName("CastDeck Test ICA") }
-        let rogueName = try DistinguishedName { OrganizationName("Not Google"); CommonName("Untrusted Test Root CA") }
-        let deviceName = try DistinguishedName { OrganizationName("CastDeck tests"); CommonName(deviceCommonName) }
+        let rootName = try DistinguishedName {
+            OrganizationName("CastDeck tests")
+            CommonName("CastDeck Test Root CA")
+        }
+        let icaName = try DistinguishedName {
+            OrganizationName("CastDeck tests")
+            CommonName("CastDeck Test ICA")
+        }
+        let rogueName = try DistinguishedName {
+            OrganizationName("Not Google")
+            CommonName("Untrusted Test Root CA")
+        }
+        let deviceName = try DistinguishedName {
+            OrganizationName("CastDeck tests")
+            CommonName(deviceCommonName)
+        }
 
         func authority(_ key: _RSA.Signing.PrivateKey, _ name: DistinguishedName, pathLength: Int) throws -> Certificate {
             try Certificate(
@@ -91,8 +103,10 @@ public struct AuthAuthority: Sendable {
                 },
                 issuerPrivateKey: .init(key))
         }
-        func issued(_ subjectKey: _RSA.Signing.PrivateKey, _ subject: DistinguishedName, by issuerKey: _RSA.Signing.PrivateKey,
-                    _ issuer: DistinguishedName, from: Date, until: Date, ca: Bool) throws -> Certificate {
+        func issued(
+            _ subjectKey: _RSA.Signing.PrivateKey, _ subject: DistinguishedName, by issuerKey: _RSA.Signing.PrivateKey,
+            _ issuer: DistinguishedName, from: Date, until: Date, ca: Bool
+        ) throws -> Certificate {
             try Certificate(
                 version: .v3, serialNumber: .init(), publicKey: .init(subjectKey.publicKey),
                 notValidBefore: from, notValidAfter: until, issuer: issuer, subject: subject,
@@ -133,7 +147,8 @@ public struct AuthAuthority: Sendable {
 
     /// RSA PKCS#1 v1.5 signature with the device key, as a device makes over `nonce || TLS cert DER`.
     func sign(_ data: [UInt8], sha256: Bool) throws -> [UInt8] {
-        let signature = sha256
+        let signature =
+            sha256
             ? try deviceKey.signature(for: SHA256.hash(data: data), padding: .insecurePKCS1v1_5)
             : try deviceKey.signature(for: Insecure.SHA1.hash(data: data), padding: .insecurePKCS1v1_5)
         return [UInt8](signature.rawRepresentation)

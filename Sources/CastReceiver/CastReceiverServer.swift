@@ -63,7 +63,8 @@ public final class CastReceiverServer: Sendable {
         do {
             channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
         } catch let error as IOError {
-            throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)).lowercased())
+            throw CastReceiverError.bindFailed(
+                host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)).lowercased())
         } catch {
             throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: "\(error)")
         }
@@ -72,8 +73,9 @@ public final class CastReceiverServer: Sendable {
         try await core.loop.submit { core.startTicking() }.get()
         configuration.logger.info("receiver listening", metadata: ["host": "\(configuration.host)", "port": "\(port)"])
         if let setupPort = configuration.setupPort {
-            let info = SetupInfo(name: configuration.friendlyName, model: configuration.model,
-                                 uuid: configuration.uuid.replacingOccurrences(of: "-", with: ""))
+            let info = SetupInfo(
+                name: configuration.friendlyName, model: configuration.model,
+                uuid: configuration.uuid.replacingOccurrences(of: "-", with: ""))
             do {
                 let server = try await SetupServer.start(host: configuration.host, port: setupPort, info: info, group: group)
                 setup.withLock { $0 = server }
@@ -91,12 +93,20 @@ public final class CastReceiverServer: Sendable {
     /// Safe to call more than once.
     public func stop() async {
         let channel: (any Channel)? = state.withLock { s in
-            defer { s.stopped = true; s.channel = nil }
+            defer {
+                s.stopped = true
+                s.channel = nil
+            }
             return s.stopped ? nil : s.channel
         }
         guard let channel else { return }
         let core = self.core
-        if let server = setup.withLock({ s in defer { s = nil }; return s }) { await server.stop() }
+        if let server = setup.withLock({ s in
+            defer { s = nil }
+            return s
+        }) {
+            await server.stop()
+        }
         try? await channel.close().get()
         try? await core.loop.submit { core.shutdown() }.get()
         // Give the sender sockets a moment to finish closing on the loop.

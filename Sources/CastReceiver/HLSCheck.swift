@@ -122,7 +122,9 @@ enum HLSCheck {
         var key = "", value = "", inKey = true, quoted = false
         func flush() {
             if !key.isEmpty { out[key.trimmingCharacters(in: .whitespaces)] = value }
-            key = ""; value = ""; inKey = true
+            key = ""
+            value = ""
+            inKey = true
         }
         for ch in text {
             if inKey {

@@ -12,7 +12,11 @@ extension MediaPlayer {
         guard !r.items.isEmpty, r.items.allSatisfy({ $0.itemId == nil && $0.media != nil }) else {
             return .error(type: "INVALID_REQUEST", reason: .invalidParams)
         }
-        let new = r.items.map { var i = $0; i.itemId = takeItemId(); return i }
+        let new = r.items.map {
+            var i = $0
+            i.itemId = takeItemId()
+            return i
+        }
         let at = r.insertBefore.flatMap { id in items.firstIndex { $0.itemId == id } } ?? items.count
         items.insert(contentsOf: new, at: at)
         noteQueueChange(.insert, new.compactMap(\.itemId), insertBefore: at < items.count - new.count ? items[at + new.count].itemId : nil)

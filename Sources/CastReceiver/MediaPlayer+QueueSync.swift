@@ -10,7 +10,8 @@ extension MediaPlayer {
     mutating func noteQueueChange(_ type: QueueChangeType, _ ids: [Int], insertBefore: Int? = nil, reorder: [Int]? = nil) {
         queueSequence += 1
         pendingQueueChanges.append(
-            QueueChangeMessage(requestId: 0, changeType: type, itemIds: ids, insertBefore: insertBefore, reorderItemIds: reorder, sequenceNumber: queueSequence))
+            QueueChangeMessage(requestId: 0, changeType: type, itemIds: ids, insertBefore: insertBefore, reorderItemIds: reorder, sequenceNumber: queueSequence)
+        )
     }
 
     /// Hands over the changes made since the last call.

@@ -44,7 +44,11 @@ extension MediaPlayer {
         let start = request.startIndex ?? 0
         guard request.items.indices.contains(start) else { return (.error(type: "INVALID_REQUEST", reason: .invalidParams), []) }
         let interrupted = interrupt(now: now)
-        items = request.items.map { var i = $0; i.itemId = takeItemId(); return i }
+        items = request.items.map {
+            var i = $0
+            i.itemId = takeItemId()
+            return i
+        }
         repeatMode = request.repeatMode ?? .off
         startSession()
         playbackRate = 1

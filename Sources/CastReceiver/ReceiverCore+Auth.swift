@@ -41,11 +41,12 @@ extension ReceiverCore {
         let authority = simulation.authority
         let nonce = [UInt8](challenge.senderNonce)
         let echoed = fault == .wrongNonce ? (0..<DeviceAuthWire.nonceLength).map { _ in UInt8.random(in: 0...255) } : nonce
-        let chain = switch fault {
-        case .expired?: authority.expiredChain
-        case .untrustedRoot?: authority.untrustedChain
-        default: authority.chain
-        }
+        let chain =
+            switch fault {
+            case .expired?: authority.expiredChain
+            case .untrustedRoot?: authority.untrustedChain
+            default: authority.chain
+            }
         let sha256 = challenge.hashAlgorithm == .sha256
         var signature: [UInt8]
         do {

@@ -31,9 +31,11 @@ extension ReceiverCore {
     }
 
     func connectionFailed(_ c: SenderConnection?, reason: String) {
-        logger.warning("closing a sender connection after bad input", metadata: [
-            "cast.connection": "\(c?.id ?? 0)", "reason": "\(reason)",
-        ])
+        logger.warning(
+            "closing a sender connection after bad input",
+            metadata: [
+                "cast.connection": "\(c?.id ?? 0)", "reason": "\(reason)",
+            ])
         c?.closing = true
     }
 

@@ -21,7 +21,9 @@ extension ReceiverCore {
             var outcome = await MediaFetcher.check(request.media, model: model, avReceiver: avReceiver)
             let fetched = clock.now
             if decode, case .playable = outcome {
-                if let failure = await FirstFrame.decode(request.media) { outcome = .failed(detailedErrorCode: MediaFetcher.mediaSourceNotSupported, reason: failure) }
+                if let failure = await FirstFrame.decode(request.media) {
+                    outcome = .failed(detailedErrorCode: MediaFetcher.mediaSourceNotSupported, reason: failure)
+                }
                 logger.notice(
                     "media fetched and first frame decoded",
                     metadata: [

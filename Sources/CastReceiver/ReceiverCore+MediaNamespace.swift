@@ -64,7 +64,8 @@ extension ReceiverCore {
     func answerQueueRead(_ result: Result<MediaMessage, QueueReadFailure>, app: RunningApp, to sender: String, on c: SenderConnection) {
         switch result {
         case .success(let m): reply(m, from: app.transportId, to: sender, on: c)
-        case .failure(let f): reply(f.reply.reason == nil ? MediaMessage.invalidPlayerState(f.reply) : .invalidRequest(f.reply), from: app.transportId, to: sender, on: c)
+        case .failure(let f):
+            reply(f.reply.reason == nil ? MediaMessage.invalidPlayerState(f.reply) : .invalidRequest(f.reply), from: app.transportId, to: sender, on: c)
         }
     }
 
@@ -92,7 +93,9 @@ extension ReceiverCore {
         switch request {
         case .getStatus(let r):
             sendMalformedMediaStatusIfAsked(app)
-            reply(MediaMessage.mediaStatus(MediaStatusMessage(requestId: r.requestId, status: app.player.status(at: t))), from: app.transportId, to: sender, on: c)
+            reply(
+                MediaMessage.mediaStatus(MediaStatusMessage(requestId: r.requestId, status: app.player.status(at: t))), from: app.transportId, to: sender, on: c
+            )
             return
         case .load(let r):
             if config.fetchMedia, !fetched { return fetchMediaThenLoad(r, message: message, from: c) }  // ReceiverCore+Fetch.swift

@@ -12,9 +12,10 @@ extension ReceiverCore {
     func receiverStatus() -> ReceiverStatus {
         var apps: [ReceiverApplication] = []
         if let r = running {
-            apps.append(ReceiverApplication(
-                appId: r.app.appId, displayName: r.app.displayName, namespaces: r.app.namespaces, sessionId: r.sessionId,
-                statusText: r.app.displayName, transportId: r.transportId))
+            apps.append(
+                ReceiverApplication(
+                    appId: r.app.appId, displayName: r.app.displayName, namespaces: r.app.namespaces, sessionId: r.sessionId,
+                    statusText: r.app.displayName, transportId: r.transportId))
         }
         return ReceiverStatus(applications: apps, isActiveInput: true, isStandBy: false, volume: volume, userEq: [:])
     }
@@ -24,9 +25,13 @@ extension ReceiverCore {
         let status = receiverStatus()
         for c in connections.values where !c.closing {
             if let asker, asker.0 === c {
-                reply(ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: requestId, status: status)), from: CastEndpoint.receiver, to: asker.1, on: c)
+                reply(
+                    ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: requestId, status: status)), from: CastEndpoint.receiver, to: asker.1, on: c
+                )
             } else {
-                reply(ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: 0, status: status)), from: CastEndpoint.receiver, to: CastEndpoint.broadcast, on: c)
+                reply(
+                    ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: 0, status: status)), from: CastEndpoint.receiver,
+                    to: CastEndpoint.broadcast, on: c)
             }
         }
     }
@@ -43,10 +48,14 @@ extension ReceiverCore {
         }
         switch request {
         case .getStatus(let r):
-            reply(ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: r.requestId, status: receiverStatus())), from: CastEndpoint.receiver, to: sender, on: c)
+            reply(
+                ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: r.requestId, status: receiverStatus())), from: CastEndpoint.receiver,
+                to: sender, on: c)
         case .launch(let r):
             guard let app = apps[r.appId.uppercased()] else {
-                reply(ReceiverMessage.launchError(LaunchErrorMessage(requestId: r.requestId, reason: .notFound, error: "NOT_FOUND")), from: CastEndpoint.receiver, to: sender, on: c)
+                reply(
+                    ReceiverMessage.launchError(LaunchErrorMessage(requestId: r.requestId, reason: .notFound, error: "NOT_FOUND")), from: CastEndpoint.receiver,
+                    to: sender, on: c)
                 return
             }
             if running?.app.appId != app.appId {
@@ -77,7 +86,9 @@ extension ReceiverCore {
         case .getAppAvailability(let r):
             var availability: [String: String] = [:]
             for id in r.appId { availability[id] = apps[id.uppercased()] != nil ? "APP_AVAILABLE" : "APP_UNAVAILABLE" }
-            reply(ReceiverMessage.appAvailability(AppAvailabilityResponse(requestId: r.requestId, availability: availability)), from: CastEndpoint.receiver, to: sender, on: c)
+            reply(
+                ReceiverMessage.appAvailability(AppAvailabilityResponse(requestId: r.requestId, availability: availability)), from: CastEndpoint.receiver,
+                to: sender, on: c)
         case .unknown(let type, let payload):
             logger.info("unknown receiver request", metadata: ["cast.type": "\(type)"])
             invalidRequest(payload["requestId"]?.intValue, .invalidCommand, to: sender, on: c, ns: .receiver)

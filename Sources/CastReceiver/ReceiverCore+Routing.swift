@@ -49,9 +49,11 @@ extension ReceiverCore {
     }
 
     func drop(_ message: CastMessage, from c: SenderConnection, _ why: String) {
-        logger.info("dropped a message", metadata: [
-            "cast.connection": "\(c.id)", "cast.namespace": "\(message.namespace)", "reason": "\(why)",
-        ])
+        logger.info(
+            "dropped a message",
+            metadata: [
+                "cast.connection": "\(c.id)", "cast.namespace": "\(message.namespace)", "reason": "\(why)",
+            ])
     }
 
     func route(_ message: CastMessage, from c: SenderConnection) {
@@ -69,7 +71,8 @@ extension ReceiverCore {
                 logger.info("fault: not answering a PING", metadata: ["cast.connection": "\(c.id)"])
                 return
             }
-            reply(HeartbeatMessage.pong, from: message.destinationID == CastEndpoint.broadcast ? CastEndpoint.receiver : message.destinationID, to: sender, on: c)
+            reply(
+                HeartbeatMessage.pong, from: message.destinationID == CastEndpoint.broadcast ? CastEndpoint.receiver : message.destinationID, to: sender, on: c)
             return
         case .deviceAuth:
             handleDeviceAuth(message, from: c)
@@ -125,9 +128,11 @@ extension ReceiverCore {
     /// Error replies for JSON a namespace cannot read: with the request id when one can be
     /// found, INVALID_COMMAND for an unknown type, INVALID_REQUEST for anything else.
     func rejectUnreadable(_ message: CastMessage, _ error: CastProtocolError, from c: SenderConnection, ns: CastNamespace) {
-        logger.info("rejected an unreadable request", metadata: [
-            "cast.connection": "\(c.id)", "cast.namespace": "\(message.namespace)", "reason": "\(error.description)",
-        ])
+        logger.info(
+            "rejected an unreadable request",
+            metadata: [
+                "cast.connection": "\(c.id)", "cast.namespace": "\(message.namespace)", "reason": "\(error.description)",
+            ])
         var rid: Int?
         if let value = message.withUTF8Payload({ try? CastJSON.decode(JSONValue.self, fromUTF8: $0, namespace: message.namespace) }) {
             rid = value?["requestId"]?.intValue

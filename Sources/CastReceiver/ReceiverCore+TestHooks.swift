@@ -50,6 +50,9 @@ extension ReceiverCore {
         }
         var answer: JSONObject = ["type": "CLOCK", "now": .double(now)]
         if let rid { answer["requestId"] = .int(Int64(rid)) }
-        send(CastMessage(source: CastEndpoint.receiver, destination: message.sourceID, namespace: message.namespace, utf8: CastJSON.encode(JSONValue.object(answer))), to: c)
+        send(
+            CastMessage(
+                source: CastEndpoint.receiver, destination: message.sourceID, namespace: message.namespace, utf8: CastJSON.encode(JSONValue.object(answer))),
+            to: c)
     }
 }

@@ -100,7 +100,10 @@ public enum DBusValue: Equatable, Sendable {
                 let entry = g_variant_get_child_value(v, i)!
                 defer { g_variant_unref(entry) }
                 let k = g_variant_get_child_value(entry, 0)!, val = g_variant_get_child_value(entry, 1)!
-                defer { g_variant_unref(k); g_variant_unref(val) }
+                defer {
+                    g_variant_unref(k)
+                    g_variant_unref(val)
+                }
                 if let value = DBusValue(val) { entries.append((String(cString: g_variant_get_string(k, nil)), value)) }
             }
             self = .dictionary(entries)
@@ -151,7 +154,10 @@ public enum DBusValue: Equatable, Sendable {
 public struct DBusError: Error, Sendable, CustomStringConvertible {
     public var name: String
     public var message: String
-    public init(name: String, message: String) { self.name = name; self.message = message }
+    public init(name: String, message: String) {
+        self.name = name
+        self.message = message
+    }
     public var description: String { "\(name): \(message)" }
     public static func failed(_ message: String) -> DBusError {
         DBusError(name: "org.freedesktop.DBus.Error.Failed", message: message)
@@ -224,8 +230,10 @@ public final class DBusObject {
 
     /// Exports every interface in `xml` at `path`. Throws when the XML is invalid or the path
     /// is taken.
-    public init(connection: DBusConnection, path: String, introspectionXML xml: String,
-                handler: any DBusObjectHandler) throws {
+    public init(
+        connection: DBusConnection, path: String, introspectionXML xml: String,
+        handler: any DBusObjectHandler
+    ) throws {
         self.connection = connection
         self.path = path
         box = HandlerBox(handler)
@@ -254,8 +262,9 @@ public final class DBusObject {
             var value: DBusValue?
             MainActor.assumeIsolated { value = box.handler?.property(interface: interface, name: name) }
             guard let value else {
-                g_set_error_literal(error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_PROPERTY.rawValue),
-                                    "No such property: \(name)")
+                g_set_error_literal(
+                    error, g_dbus_error_quark(), Int32(G_DBUS_ERROR_UNKNOWN_PROPERTY.rawValue),
+                    "No such property: \(name)")
                 return nil
             }
             return value.gvariant()
@@ -307,8 +316,9 @@ public final class DBusObject {
     /// Emits org.freedesktop.DBus.Properties.PropertiesChanged for `interface`.
     public func propertiesChanged(interface: String, changed: [(String, DBusValue)], invalidated: [String] = []) {
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        connection.emit(path: path, interface: "org.freedesktop.DBus.Properties", signal: "PropertiesChanged",
-                        arguments: [.string(interface), .dictionary(changed), .strings(invalidated)])
+        connection.emit(
+            path: path, interface: "org.freedesktop.DBus.Properties", signal: "PropertiesChanged",
+            arguments: [.string(interface), .dictionary(changed), .strings(invalidated)])
     }
 
     /// Emits a signal of one of this object's interfaces.
@@ -331,7 +341,10 @@ public final class DBusName {
 
     /// Gives the name back to the bus.
     public func release() {
-        if id != 0 { g_bus_unown_name(id); id = 0 }
+        if id != 0 {
+            g_bus_unown_name(id)
+            id = 0
+        }
     }
 
     deinit { if id != 0 { g_bus_unown_name(id) } }

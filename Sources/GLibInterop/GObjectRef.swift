@@ -45,8 +45,9 @@ public func withGError<R>(_ body: (UnsafeMutablePointer<UnsafeMutablePointer<GEr
     let result = body(&error)
     if let error {
         defer { g_error_free(error) }
-        throw GLibError(domain: error.pointee.domain, code: error.pointee.code,
-                        message: String(cString: error.pointee.message))
+        throw GLibError(
+            domain: error.pointee.domain, code: error.pointee.code,
+            message: String(cString: error.pointee.message))
     }
     return result
 }

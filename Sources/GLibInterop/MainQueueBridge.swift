@@ -16,19 +16,24 @@ public enum MainQueueBridge {
     @MainActor public static func install() {
         guard sourceID == 0 else { return }
         let fd = _dispatch_get_main_queue_handle_4CF()
-        sourceID = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, { fd, _, _ in
-            // libdispatch only writes the eventfd; without this read the fd stays readable and
-            // the source would spin at 100 % CPU, starving redraws.
-            var value: eventfd_t = 0
-            _ = eventfd_read(fd, &value)
-            _dispatch_main_queue_callback_4CF(nil)
-            return 1
-        }, nil, nil)
+        sourceID = g_unix_fd_add_full(
+            G_PRIORITY_DEFAULT, fd, G_IO_IN,
+            { fd, _, _ in
+                // libdispatch only writes the eventfd; without this read the fd stays readable and
+                // the source would spin at 100 % CPU, starving redraws.
+                var value: eventfd_t = 0
+                _ = eventfd_read(fd, &value)
+                _dispatch_main_queue_callback_4CF(nil)
+                return 1
+            }, nil, nil)
     }
 
     @MainActor public static var isInstalled: Bool { sourceID != 0 }
 
     @MainActor public static func uninstall() {
-        if sourceID != 0 { g_source_remove(sourceID); sourceID = 0 }
+        if sourceID != 0 {
+            g_source_remove(sourceID)
+            sourceID = 0
+        }
     }
 }

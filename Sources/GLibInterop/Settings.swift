@@ -11,7 +11,8 @@ public final class Settings {
 
     public init?(schemaID: String) {
         guard let source = g_settings_schema_source_get_default(),
-              let schema = g_settings_schema_source_lookup(source, schemaID, 1) else { return nil }
+            let schema = g_settings_schema_source_lookup(source, schemaID, 1)
+        else { return nil }
         g_settings_schema_unref(schema)
         guard let s = g_settings_new(schemaID) else { return nil }
         self.schemaID = schemaID

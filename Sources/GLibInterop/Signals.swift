@@ -26,8 +26,9 @@ extension GObjectRef {
             let box = Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { box.fn() }
         }
-        return g_signal_connect_data(raw, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                     data, releaseBox, G_CONNECT_SWAPPED)
+        return g_signal_connect_data(
+            raw, signal, unsafeBitCast(trampoline, to: GCallback.self),
+            data, releaseBox, G_CONNECT_SWAPPED)
     }
 
     /// A handler for signals with one pointer argument, e.g. GtkListBox::row-activated.
@@ -38,8 +39,9 @@ extension GObjectRef {
             let box = Unmanaged<ClosureBox<@MainActor (UnsafeMutableRawPointer?) -> Void>>.fromOpaque(data!).takeUnretainedValue()
             MainActor.assumeIsolated { box.fn(arg) }
         }
-        return g_signal_connect_data(raw, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                     data, releaseBox, GConnectFlags(0))
+        return g_signal_connect_data(
+            raw, signal, unsafeBitCast(trampoline, to: GCallback.self),
+            data, releaseBox, GConnectFlags(0))
     }
 
     /// A handler for signals that return gboolean (close-request, change-value with swapped args ignored).
@@ -50,8 +52,9 @@ extension GObjectRef {
             let box = Unmanaged<ClosureBox<@MainActor () -> Bool>>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated { box.fn() } ? 1 : 0
         }
-        return g_signal_connect_data(raw, signal, unsafeBitCast(trampoline, to: GCallback.self),
-                                     data, releaseBox, G_CONNECT_SWAPPED)
+        return g_signal_connect_data(
+            raw, signal, unsafeBitCast(trampoline, to: GCallback.self),
+            data, releaseBox, G_CONNECT_SWAPPED)
     }
 
     /// GtkRange::change-value (range, GtkScrollType, double value) -> gboolean: user-initiated moves only.
@@ -62,8 +65,9 @@ extension GObjectRef {
             let box = Unmanaged<ClosureBox<@MainActor (Double) -> Bool>>.fromOpaque(data!).takeUnretainedValue()
             return MainActor.assumeIsolated { box.fn(value) } ? 1 : 0
         }
-        return g_signal_connect_data(raw, "change-value", unsafeBitCast(trampoline, to: GCallback.self),
-                                     data, releaseBox, GConnectFlags(0))
+        return g_signal_connect_data(
+            raw, "change-value", unsafeBitCast(trampoline, to: GCallback.self),
+            data, releaseBox, GConnectFlags(0))
     }
 
     /// Emits a void signal without arguments (g_signal_emit_by_name is variadic, so not importable).
@@ -91,20 +95,24 @@ public enum GLibSource {
     @MainActor @discardableResult
     public static func timeout(ms: UInt32, _ handler: @escaping @MainActor () -> Bool) -> guint {
         let data = Unmanaged.passRetained(ClosureBox(handler)).toOpaque()
-        return g_timeout_add_full(G_PRIORITY_DEFAULT, ms, { data in
-            let box = Unmanaged<ClosureBox<@MainActor () -> Bool>>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { box.fn() } ? 1 : 0
-        }, data, releaseData)
+        return g_timeout_add_full(
+            G_PRIORITY_DEFAULT, ms,
+            { data in
+                let box = Unmanaged<ClosureBox<@MainActor () -> Bool>>.fromOpaque(data!).takeUnretainedValue()
+                return MainActor.assumeIsolated { box.fn() } ? 1 : 0
+            }, data, releaseData)
     }
 
     @MainActor @discardableResult
     public static func idle(_ handler: @escaping @MainActor () -> Void) -> guint {
         let data = Unmanaged.passRetained(ClosureBox(handler)).toOpaque()
-        return g_idle_add_full(G_PRIORITY_DEFAULT_IDLE, { data in
-            let box = Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { box.fn() }
-            return 0
-        }, data, releaseData)
+        return g_idle_add_full(
+            G_PRIORITY_DEFAULT_IDLE,
+            { data in
+                let box = Unmanaged<ClosureBox<@MainActor () -> Void>>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated { box.fn() }
+                return 0
+            }, data, releaseData)
     }
 
     @MainActor public static func remove(_ id: guint) {

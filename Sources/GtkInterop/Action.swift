@@ -24,8 +24,10 @@ public final class SimpleAction {
     ///   - state: the initial state, for a stateful action (its type stays fixed).
     ///   - activate: called with the parameter on every activation. A stateful action's state
     ///     does not change by itself; the owner sets it with `setState(_:)`.
-    public init(name: String, parameter: ParameterType = .none, state: Value? = nil,
-                activate: @escaping @MainActor (Value?) -> Void) {
+    public init(
+        name: String, parameter: ParameterType = .none, state: Value? = nil,
+        activate: @escaping @MainActor (Value?) -> Void
+    ) {
         self.name = name
         let type = Self.variantType(parameter)
         if let state {

@@ -243,8 +243,10 @@ extension ToastOverlay {
     /// A toast with the same text that is still shown is dismissed first.
     /// `now` shows it at once, ahead of a toast on screen (which comes back after it): for a
     /// toast whose button is only worth something right away, such as Undo.
-    public func toast(_ text: String, timeout: UInt32 = 5, button: String? = nil, now: Bool = false,
-                      onButton: (@MainActor () -> Void)? = nil) {
+    public func toast(
+        _ text: String, timeout: UInt32 = 5, button: String? = nil, now: Bool = false,
+        onButton: (@MainActor () -> Void)? = nil
+    ) {
         if let shown = shownToasts[raw], shown.text == text {
             adw_toast_dismiss(shown.toast)
         }
@@ -301,8 +303,10 @@ extension MessageDialog {
 
     /// A dialog made in code: heading, body, responses as (id, label) with the last one the
     /// default. `extra` is a widget shown under the body (a details view).
-    public static func make(parent: Window?, heading: String, body: String, responses: [(String, String)],
-                            suggested: String? = nil) -> MessageDialog {
+    public static func make(
+        parent: Window?, heading: String, body: String, responses: [(String, String)],
+        suggested: String? = nil
+    ) -> MessageDialog {
         let d = adw_message_dialog_new(parent.map { cast($0.pointer) }, heading, body)!
         for (id, label) in responses { adw_message_dialog_add_response(cast(d), id, label) }
         if let suggested { adw_message_dialog_set_response_appearance(cast(d), suggested, ADW_RESPONSE_SUGGESTED) }
@@ -339,8 +343,12 @@ public enum AboutWindow {
     public struct Info {
         public var name, icon, developer, version, comments, translators: String
         public init(name: String, icon: String, developer: String, version: String, comments: String, translators: String) {
-            self.name = name; self.icon = icon; self.developer = developer; self.version = version
-            self.comments = comments; self.translators = translators
+            self.name = name
+            self.icon = icon
+            self.developer = developer
+            self.version = version
+            self.comments = comments
+            self.translators = translators
         }
     }
 

@@ -52,8 +52,10 @@ extension Window {
 extension MessageDialog {
     /// A dialog with a heading, a body and responses (id, label); the first response with
     /// `destructive` set is red. Escape closes it with the response "close".
-    public init(parent: Window?, heading: String, body: String, responses: [(id: String, label: String)],
-                destructive: String? = nil, defaultResponse: String? = nil) {
+    public init(
+        parent: Window?, heading: String, body: String, responses: [(id: String, label: String)],
+        destructive: String? = nil, defaultResponse: String? = nil
+    ) {
         let d = adw_message_dialog_new(parent.map { cast($0.pointer) }, heading, body)!
         self.init(unchecked: d)
         for r in responses { adw_message_dialog_add_response(cast(d), r.id, r.label) }

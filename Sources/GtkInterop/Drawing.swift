@@ -19,12 +19,15 @@ extension DrawingArea {
     /// Draws the area with `draw(cairo, width, height)`; the closure lives as long as the area.
     public func setDrawFunc(_ draw: @escaping @MainActor (Cairo, Double, Double) -> Void) {
         let data = Unmanaged.passRetained(DrawBox(draw)).toOpaque()
-        gtk_drawing_area_set_draw_func(cast(pointer), { _, cr, w, h, data in
-            let box = Unmanaged<DrawBox>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated { box.fn(Cairo(cr!), Double(w), Double(h)) }
-        }, data, { data in
-            if let data { Unmanaged<DrawBox>.fromOpaque(data).release() }
-        })
+        gtk_drawing_area_set_draw_func(
+            cast(pointer),
+            { _, cr, w, h, data in
+                let box = Unmanaged<DrawBox>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated { box.fn(Cairo(cr!), Double(w), Double(h)) }
+            }, data,
+            { data in
+                if let data { Unmanaged<DrawBox>.fromOpaque(data).release() }
+            })
     }
 }
 
@@ -84,7 +87,10 @@ public struct Font: Sendable {
     public var bold = false
     public var italic = false
     public init(family: String, size: Double, bold: Bool = false, italic: Bool = false) {
-        self.family = family; self.size = size; self.bold = bold; self.italic = italic
+        self.family = family
+        self.size = size
+        self.bold = bold
+        self.italic = italic
     }
 }
 

@@ -32,9 +32,11 @@ public enum FileDialog {
     ///
     /// GtkFileChooserNative rather than GtkFileDialog: Debian 12 ships GTK 4.8, and
     /// GtkFileDialog arrived in 4.10. Both go through the desktop portal when there is one.
-    public static func openFiles(parent: Window?, title: String, filterName: String, mimeTypes: [String], allFilesName: String,
-                                 acceptLabel: String, cancelLabel: String,
-                                 _ done: @escaping @MainActor ([String]) -> Void) {
+    public static func openFiles(
+        parent: Window?, title: String, filterName: String, mimeTypes: [String], allFilesName: String,
+        acceptLabel: String, cancelLabel: String,
+        _ done: @escaping @MainActor ([String]) -> Void
+    ) {
         let parentPointer: UnsafeMutablePointer<GtkWindow>? = parent.map { cast($0.pointer) }
         guard let native = gtk_file_chooser_native_new(title, parentPointer, GTK_FILE_CHOOSER_ACTION_OPEN, acceptLabel, cancelLabel)
         else { return done([]) }
@@ -63,8 +65,9 @@ public enum FileDialog {
             g_object_unref(dialog)  // the reference gtk_file_chooser_native_new gave
             MainActor.assumeIsolated { callback.done(chosen) }
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(native), "response", unsafeBitCast(trampoline, to: GCallback.self),
-                              data, nil, GConnectFlags(0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(native), "response", unsafeBitCast(trampoline, to: GCallback.self),
+            data, nil, GConnectFlags(0))
         gtk_native_dialog_show(cast(native))
     }
 }
@@ -94,9 +97,10 @@ extension WidgetWrapper {
             MainActor.assumeIsolated { callback.done(files) }
             return 1
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(target), "drop", unsafeBitCast(trampoline, to: GCallback.self), data,
-                              { data, _ in if let data { Unmanaged<FilesCallback>.fromOpaque(data).release() } },
-                              GConnectFlags(0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(target), "drop", unsafeBitCast(trampoline, to: GCallback.self), data,
+            { data, _ in if let data { Unmanaged<FilesCallback>.fromOpaque(data).release() } },
+            GConnectFlags(0))
         gtk_widget_add_controller(pointer, cast(target!))
     }
 }
@@ -114,13 +118,19 @@ extension Application {
             var names: [String] = []
             for i in 0..<Int(count) {
                 guard let file = files[i] else { continue }
-                if let p = g_file_get_path(file) { names.append(String(cString: p)); g_free(p) }
-                else if let u = g_file_get_uri(file) { names.append(String(cString: u)); g_free(u) }
+                if let p = g_file_get_path(file) {
+                    names.append(String(cString: p))
+                    g_free(p)
+                } else if let u = g_file_get_uri(file) {
+                    names.append(String(cString: u))
+                    g_free(u)
+                }
             }
             MainActor.assumeIsolated { callback.done(names) }
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(app), "open", unsafeBitCast(trampoline, to: GCallback.self), data,
-                              { data, _ in if let data { Unmanaged<FilesCallback>.fromOpaque(data).release() } },
-                              GConnectFlags(0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(app), "open", unsafeBitCast(trampoline, to: GCallback.self), data,
+            { data, _ in if let data { Unmanaged<FilesCallback>.fromOpaque(data).release() } },
+            GConnectFlags(0))
     }
 }

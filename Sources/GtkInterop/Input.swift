@@ -32,15 +32,17 @@ extension WidgetWrapper {
         let data = Unmanaged.passRetained(KeyCallback(handler)).toOpaque()
         let trampoline: @convention(c) (gpointer?, guint, guint, GdkModifierType, gpointer?) -> gboolean = { _, keyval, _, state, data in
             guard let data, let cName = gdk_keyval_name(keyval) else { return 0 }
-            let press = KeyPress(name: String(cString: cName),
-                                 control: state.rawValue & GDK_CONTROL_MASK.rawValue != 0,
-                                 alt: state.rawValue & GDK_ALT_MASK.rawValue != 0,
-                                 shift: state.rawValue & GDK_SHIFT_MASK.rawValue != 0)
+            let press = KeyPress(
+                name: String(cString: cName),
+                control: state.rawValue & GDK_CONTROL_MASK.rawValue != 0,
+                alt: state.rawValue & GDK_ALT_MASK.rawValue != 0,
+                shift: state.rawValue & GDK_SHIFT_MASK.rawValue != 0)
             let callback = Unmanaged<KeyCallback>.fromOpaque(data).takeUnretainedValue()
             return MainActor.assumeIsolated { callback.fn(press) } ? 1 : 0
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(controller), "key-pressed", unsafeBitCast(trampoline, to: GCallback.self), data,
-                              { data, _ in if let data { Unmanaged<KeyCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(controller), "key-pressed", unsafeBitCast(trampoline, to: GCallback.self), data,
+            { data, _ in if let data { Unmanaged<KeyCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
         gtk_widget_add_controller(pointer, controller)
     }
 
@@ -61,8 +63,9 @@ extension WidgetWrapper {
             }
             return 0
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(controller), "event", unsafeBitCast(trampoline, to: GCallback.self), data,
-                              { data, _ in if let data { Unmanaged<PointerCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(controller), "event", unsafeBitCast(trampoline, to: GCallback.self), data,
+            { data, _ in if let data { Unmanaged<PointerCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
         gtk_widget_add_controller(pointer, controller)
     }
 }
@@ -155,8 +158,9 @@ extension WidgetWrapper {
             let callback = Unmanaged<IntDropCallback>.fromOpaque(data).takeUnretainedValue()
             return MainActor.assumeIsolated { callback.fn(n) } ? 1 : 0
         }
-        g_signal_connect_data(UnsafeMutableRawPointer(target), "drop", unsafeBitCast(trampoline, to: GCallback.self), data,
-                              { data, _ in if let data { Unmanaged<IntDropCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(target), "drop", unsafeBitCast(trampoline, to: GCallback.self), data,
+            { data, _ in if let data { Unmanaged<IntDropCallback>.fromOpaque(data).release() } }, GConnectFlags(0))
         gtk_widget_add_controller(pointer, cast(target))
     }
 }

@@ -32,15 +32,18 @@ extension MenuButton {
     /// popovers with four buttons each on every queue change).
     public func setPopoverFactory(_ make: @escaping @MainActor () -> Popover) {
         let data = Unmanaged.passRetained(PopoverFactory(make)).toOpaque()
-        gtk_menu_button_set_create_popup_func(cast(pointer), { button, data in
-            let factory = Unmanaged<PopoverFactory>.fromOpaque(data!).takeUnretainedValue()
-            MainActor.assumeIsolated {
-                guard let button, gtk_menu_button_get_popover(button) == nil else { return }
-                gtk_menu_button_set_popover(button, factory.make().pointer)
-            }
-        }, data, { data in
-            if let data { Unmanaged<PopoverFactory>.fromOpaque(data).release() }
-        })
+        gtk_menu_button_set_create_popup_func(
+            cast(pointer),
+            { button, data in
+                let factory = Unmanaged<PopoverFactory>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated {
+                    guard let button, gtk_menu_button_get_popover(button) == nil else { return }
+                    gtk_menu_button_set_popover(button, factory.make().pointer)
+                }
+            }, data,
+            { data in
+                if let data { Unmanaged<PopoverFactory>.fromOpaque(data).release() }
+            })
     }
 }
 
@@ -53,12 +56,15 @@ extension MenuButton {
     public func setMenuOnFirstOpen(from builder: Builder, id: String) {
         guard let model = builder.object(id) else { preconditionFailure("UI definition has no menu '\(id)'") }
         g_object_ref(model)
-        gtk_menu_button_set_create_popup_func(cast(pointer), { button, data in
-            guard let button, gtk_menu_button_get_popover(button) == nil, let data else { return }
-            gtk_menu_button_set_menu_model(button, data.assumingMemoryBound(to: GMenuModel.self))
-        }, model, { data in
-            if let data { g_object_unref(data) }
-        })
+        gtk_menu_button_set_create_popup_func(
+            cast(pointer),
+            { button, data in
+                guard let button, gtk_menu_button_get_popover(button) == nil, let data else { return }
+                gtk_menu_button_set_menu_model(button, data.assumingMemoryBound(to: GMenuModel.self))
+            }, model,
+            { data in
+                if let data { g_object_unref(data) }
+            })
     }
 }
 
@@ -94,7 +100,9 @@ extension ActionRow {
 extension ListBox {
     /// The row at `index` (nil past the end).
     public func row(at index: Int) -> Widget? {
-        gtk_list_box_get_row_at_index(cast(pointer), Int32(index)).map { Widget(unchecked: UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self)) }
+        gtk_list_box_get_row_at_index(cast(pointer), Int32(index)).map {
+            Widget(unchecked: UnsafeMutableRawPointer($0).assumingMemoryBound(to: GtkWidget.self))
+        }
     }
 }
 

@@ -60,8 +60,10 @@ extension WidgetWrapper {
     public func setAlignStart() { gtk_widget_set_halign(pointer, GTK_ALIGN_START) }
 
     public func setMargins(_ m: Int32) {
-        gtk_widget_set_margin_top(pointer, m); gtk_widget_set_margin_bottom(pointer, m)
-        gtk_widget_set_margin_start(pointer, m); gtk_widget_set_margin_end(pointer, m)
+        gtk_widget_set_margin_top(pointer, m)
+        gtk_widget_set_margin_bottom(pointer, m)
+        gtk_widget_set_margin_start(pointer, m)
+        gtk_widget_set_margin_end(pointer, m)
     }
 
     public func grabFocus() { _ = gtk_widget_grab_focus(pointer) }
@@ -88,7 +90,10 @@ extension WidgetWrapper {
     public var children: [Widget] {
         var out: [Widget] = []
         var c = gtk_widget_get_first_child(pointer)
-        while let w = c { out.append(Widget(unchecked: w)); c = gtk_widget_get_next_sibling(w) }
+        while let w = c {
+            out.append(Widget(unchecked: w))
+            c = gtk_widget_get_next_sibling(w)
+        }
         return out
     }
 
@@ -184,8 +189,9 @@ public enum Gtk {
     public static func loadCSS(path: String) {
         let provider = gtk_css_provider_new()!
         gtk_css_provider_load_from_path(provider, path)
-        gtk_style_context_add_provider_for_display(gdk_display_get_default(), cast(provider),
-                                                   UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
+        gtk_style_context_add_provider_for_display(
+            gdk_display_get_default(), cast(provider),
+            UInt32(GTK_STYLE_PROVIDER_PRIORITY_APPLICATION))
     }
 
     public static func setDefaultIconName(_ name: String) { gtk_window_set_default_icon_name(name) }

@@ -358,7 +358,10 @@ extension DropDown {
 public struct RGBA: Equatable, Sendable {
     public var red, green, blue, alpha: Double
     public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
-        self.red = red; self.green = green; self.blue = blue; self.alpha = alpha
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
     }
 }
 

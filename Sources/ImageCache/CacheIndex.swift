@@ -65,7 +65,8 @@ final class CacheIndex {
         if journalFD < 0 { throw FileIO.Failure(operation: "open", path: journalPath, code: errno) }
         // A crash may have left a torn line at the end: start appending on a fresh line.
         if let size = FileIO.size(journalPath), size > 0,
-           let last = FileIO.read(journalPath)?.last, last != UInt8(ascii: "\n") {
+            let last = FileIO.read(journalPath)?.last, last != UInt8(ascii: "\n")
+        {
             appendRaw("\n")
         }
     }
@@ -90,9 +91,11 @@ final class CacheIndex {
         var entry = entry
         entry.variants = [:]
         apply(.put(entry))
-        append(["E", entry.key, String(entry.tick), String(entry.bytes), entry.checksum,
-                String(entry.fetchedAt), String(entry.expiresAt), entry.etag ?? "", entry.lastModified ?? "",
-                entry.contentType])
+        append([
+            "E", entry.key, String(entry.tick), String(entry.bytes), entry.checksum,
+            String(entry.fetchedAt), String(entry.expiresAt), entry.etag ?? "", entry.lastModified ?? "",
+            entry.contentType,
+        ])
     }
 
     func refresh(key: String, fetchedAt: Double, expiresAt: Double, etag: String?, lastModified: String?) {
@@ -104,8 +107,10 @@ final class CacheIndex {
     func addVariant(key: String, _ variant: VariantRecord) {
         guard entries[key] != nil else { return }
         apply(.variant(key: key, variant))
-        append(["V", key, String(variant.box.width), String(variant.box.height), String(variant.width),
-                String(variant.height), String(variant.bytes), variant.checksum])
+        append([
+            "V", key, String(variant.box.width), String(variant.box.height), String(variant.width),
+            String(variant.height), String(variant.bytes), variant.checksum,
+        ])
     }
 
     func removeVariant(key: String, box: PixelSize) {
@@ -203,12 +208,16 @@ final class CacheIndex {
         text.reserveCapacity(entries.count * 200)
         text += Self.encodeLine(["C", String(clock)])
         for entry in entries.values {
-            text += Self.encodeLine(["E", entry.key, String(entry.tick), String(entry.bytes), entry.checksum,
-                                     String(entry.fetchedAt), String(entry.expiresAt), entry.etag ?? "",
-                                     entry.lastModified ?? "", entry.contentType])
+            text += Self.encodeLine([
+                "E", entry.key, String(entry.tick), String(entry.bytes), entry.checksum,
+                String(entry.fetchedAt), String(entry.expiresAt), entry.etag ?? "",
+                entry.lastModified ?? "", entry.contentType,
+            ])
             for v in entry.variants.values {
-                text += Self.encodeLine(["V", entry.key, String(v.box.width), String(v.box.height), String(v.width),
-                                         String(v.height), String(v.bytes), v.checksum])
+                text += Self.encodeLine([
+                    "V", entry.key, String(v.box.width), String(v.box.height), String(v.width),
+                    String(v.height), String(v.bytes), v.checksum,
+                ])
             }
         }
         let bytes = Array(text.utf8)
@@ -259,17 +268,26 @@ final class CacheIndex {
             clock = max(clock, c)
         case "E":
             guard f.count == 10, Self.isKey(f[1]), let tick = UInt64(f[2]), let bytes = int(3),
-                  let fetched = dbl(5), let expires = dbl(6) else { return false }
-            apply(.put(EntryRecord(key: f[1], tick: tick, bytes: bytes, checksum: f[4], fetchedAt: fetched,
-                                   expiresAt: expires, etag: opt(7), lastModified: opt(8), contentType: f[9])))
+                let fetched = dbl(5), let expires = dbl(6)
+            else { return false }
+            apply(
+                .put(
+                    EntryRecord(
+                        key: f[1], tick: tick, bytes: bytes, checksum: f[4], fetchedAt: fetched,
+                        expiresAt: expires, etag: opt(7), lastModified: opt(8), contentType: f[9])))
         case "R":
             guard f.count == 6, let fetched = dbl(2), let expires = dbl(3) else { return false }
             apply(.refresh(key: f[1], fetchedAt: fetched, expiresAt: expires, etag: opt(4), lastModified: opt(5)))
         case "V":
             guard f.count == 8, let bw = int(2), let bh = int(3), let w = int(4), let h = int(5),
-                  let bytes = int(6) else { return false }
-            apply(.variant(key: f[1], VariantRecord(box: PixelSize(width: bw, height: bh), width: w, height: h,
-                                                    bytes: bytes, checksum: f[7])))
+                let bytes = int(6)
+            else { return false }
+            apply(
+                .variant(
+                    key: f[1],
+                    VariantRecord(
+                        box: PixelSize(width: bw, height: bh), width: w, height: h,
+                        bytes: bytes, checksum: f[7])))
         case "X":
             guard f.count == 4, let bw = int(2), let bh = int(3) else { return false }
             apply(.removeVariant(key: f[1], box: PixelSize(width: bw, height: bh)))

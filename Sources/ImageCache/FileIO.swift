@@ -103,8 +103,10 @@ enum FileIO {
 
     static func writeAtomically(_ bytes: [UInt8], to path: String, tmpDirectory: String) throws(Failure) {
         let result: Result<Void, Failure> = bytes.withUnsafeBytes { buf in
-            do throws(Failure) { try writeAtomically(buf, to: path, tmpDirectory: tmpDirectory); return .success(()) }
-            catch { return .failure(error) }
+            do throws(Failure) {
+                try writeAtomically(buf, to: path, tmpDirectory: tmpDirectory)
+                return .success(())
+            } catch { return .failure(error) }
         }
         try result.get()
     }

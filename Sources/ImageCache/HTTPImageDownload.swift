@@ -23,8 +23,10 @@ enum HTTPImageDownload {
         case fetched(Body)
     }
 
-    static func run(http: HTTPClient, url: String, etag: String?, lastModified: String?, maxBytes: Int,
-                    maxRedirects: Int, timeout: Duration, tmpDirectory: String) async throws -> Outcome {
+    static func run(
+        http: HTTPClient, url: String, etag: String?, lastModified: String?, maxBytes: Int,
+        maxRedirects: Int, timeout: Duration, tmpDirectory: String
+    ) async throws -> Outcome {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "Accept", value: "image/*")
@@ -82,8 +84,10 @@ enum HTTPImageDownload {
             file.discard()
             throw ImageCacheError.downloadFailed(url: url, reason: describe(error))
         }
-        return .fetched(Body(file: file, bytes: total, checksum: checksum.finish(), contentType: contentType,
-                             headers: response.headers))
+        return .fetched(
+            Body(
+                file: file, bytes: total, checksum: checksum.finish(), contentType: contentType,
+                headers: response.headers))
     }
 
     /// A short reason for a network failure, fit for the error message.

@@ -7,8 +7,10 @@ extension ImageCache {
     /// are `https://bench.invalid/<i>.png`. Files are not fsynced: this only prepares a cache to
     /// measure how long opening it takes.
     @_spi(Benchmark)
-    public static func seedSyntheticEntries(directory: String, count: Int, original: [UInt8], variant: [UInt8],
-                                            variantSize: PixelSize) throws {
+    public static func seedSyntheticEntries(
+        directory: String, count: Int, original: [UInt8], variant: [UInt8],
+        variantSize: PixelSize
+    ) throws {
         try FileIO.makeDirectories(directory)
         for sub in ["originals", "variants", "tmp"] { try FileIO.makeDirectory(directory + "/" + sub) }
         let index = try CacheIndex(directory: directory, tmpDirectory: directory + "/tmp")
@@ -20,11 +22,16 @@ extension ImageCache {
             let tmp = directory + "/tmp"
             try write(original, to: directory + "/originals/" + key, tmp: tmp)
             try write(variant, to: directory + "/variants/\(key)-\(variantSize.width)x\(variantSize.height).png", tmp: tmp)
-            index.put(EntryRecord(key: key, tick: index.nextTick(), bytes: original.count, checksum: originalChecksum,
-                                  fetchedAt: 0, expiresAt: 4_000_000_000, etag: "\"bench-\(i)\"",
-                                  lastModified: "Tue, 14 Nov 2023 22:13:20 GMT", contentType: "image/png"))
-            index.addVariant(key: key, VariantRecord(box: variantSize, width: variantSize.width, height: variantSize.height,
-                                                     bytes: variant.count, checksum: variantChecksum))
+            index.put(
+                EntryRecord(
+                    key: key, tick: index.nextTick(), bytes: original.count, checksum: originalChecksum,
+                    fetchedAt: 0, expiresAt: 4_000_000_000, etag: "\"bench-\(i)\"",
+                    lastModified: "Tue, 14 Nov 2023 22:13:20 GMT", contentType: "image/png"))
+            index.addVariant(
+                key: key,
+                VariantRecord(
+                    box: variantSize, width: variantSize.width, height: variantSize.height,
+                    bytes: variant.count, checksum: variantChecksum))
         }
         index.compact()
     }
@@ -35,4 +42,3 @@ extension ImageCache {
         try file.renameWithoutSync(to: path)
     }
 }
-

@@ -63,9 +63,10 @@ extension ImageCache {
                 throw ImageCacheError.downloadFailed(url: url, reason: "the server answered 304 to an unconditional request")
             }
             counters.notModified += 1
-            index.refresh(key: key, fetchedAt: now,
-                          expiresAt: Self.expiry(headers: headers, now: now, fallback: configuration.defaultFreshness),
-                          etag: headers.etag ?? entry.etag, lastModified: headers.lastModified ?? entry.lastModified)
+            index.refresh(
+                key: key, fetchedAt: now,
+                expiresAt: Self.expiry(headers: headers, now: now, fallback: configuration.defaultFreshness),
+                etag: headers.etag ?? entry.etag, lastModified: headers.lastModified ?? entry.lastModified)
         case .fetched(let body):
             counters.downloads += 1
             // Refuse what gdk-pixbuf cannot read or what is too large to decode, before storing it.
@@ -77,8 +78,9 @@ extension ImageCache {
             if pixels.overflow || pixels.partialValue > configuration.maxDecodedPixels {
                 body.file.discard()
                 removeEntry(key)
-                throw ImageCacheError.tooManyPixels(url: url, width: size.width, height: size.height,
-                                                    limitPixels: configuration.maxDecodedPixels)
+                throw ImageCacheError.tooManyPixels(
+                    url: url, width: size.width, height: size.height,
+                    limitPixels: configuration.maxDecodedPixels)
             }
             removeEntry(key)
             do {
@@ -86,10 +88,11 @@ extension ImageCache {
             } catch {
                 throw ImageCacheError.storage(path: configuration.directory, reason: String(describing: error))
             }
-            index.put(EntryRecord(
-                key: key, tick: index.nextTick(), bytes: body.bytes, checksum: body.checksum, fetchedAt: now,
-                expiresAt: Self.expiry(headers: body.headers, now: now, fallback: configuration.defaultFreshness),
-                etag: body.headers.etag, lastModified: body.headers.lastModified, contentType: body.contentType))
+            index.put(
+                EntryRecord(
+                    key: key, tick: index.nextTick(), bytes: body.bytes, checksum: body.checksum, fetchedAt: now,
+                    expiresAt: Self.expiry(headers: body.headers, now: now, fallback: configuration.defaultFreshness),
+                    etag: body.headers.etag, lastModified: body.headers.lastModified, contentType: body.contentType))
             evictIfNeeded(protecting: key)
         }
     }

@@ -57,7 +57,8 @@ extension ImageCache {
         let hourAgo = Int(ImageCacheConfiguration.systemNow()) - 3600
         for name in FileIO.list(directory) {
             if let pid = name.split(separator: "-").first.flatMap({ Int32($0) }), pid != me, kill(pid, 0) == 0,
-               let modified = FileIO.modificationTime(directory + "/" + name), modified > hourAgo {
+                let modified = FileIO.modificationTime(directory + "/" + name), modified > hourAgo
+            {
                 continue
             }
             FileIO.remove(directory + "/" + name)

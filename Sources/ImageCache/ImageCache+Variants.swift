@@ -44,7 +44,8 @@ extension ImageCache {
         let expectedChecksum = entry.checksum
         let outcome: DecodeOutcome = await Task.detached {
             guard let bytes = FileIO.read(path), bytes.count == expectedBytes,
-                  Checksum.sha256Hex(bytes) == expectedChecksum else { return .corruptOriginal }
+                Checksum.sha256Hex(bytes) == expectedChecksum
+            else { return .corruptOriginal }
             do throws(PixbufDecoder.Failure) {
                 return .scaled(try PixbufDecoder.scaledPNG(path: path, box: box, maxPixels: maxPixels))
             } catch {
@@ -87,8 +88,11 @@ extension ImageCache {
         } catch {
             throw ImageCacheError.storage(path: configuration.directory, reason: String(describing: error))
         }
-        index.addVariant(key: key, VariantRecord(box: box, width: scaled.width, height: scaled.height,
-                                                 bytes: scaled.png.count, checksum: Checksum.sha256Hex(scaled.png)))
+        index.addVariant(
+            key: key,
+            VariantRecord(
+                box: box, width: scaled.width, height: scaled.height,
+                bytes: scaled.png.count, checksum: Checksum.sha256Hex(scaled.png)))
         index.touch(key)
         counters.variantsMade += 1
         evictIfNeeded(protecting: key)
@@ -103,7 +107,8 @@ extension ImageCache {
         guard let record = index.entries[key]?.variants[box] else { return nil }
         let path = variantPath(key, box)
         guard let bytes = FileIO.read(path), bytes.count == record.bytes,
-              Checksum.sha256Hex(bytes) == record.checksum else {
+            Checksum.sha256Hex(bytes) == record.checksum
+        else {
             counters.corrupt += 1
             FileIO.remove(path)
             index.removeVariant(key: key, box: box)

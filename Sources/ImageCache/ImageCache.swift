@@ -114,8 +114,9 @@ public actor ImageCache {
         } else {
             let config = HTTPClient.Configuration(
                 redirectConfiguration: .follow(max: configuration.maxRedirects, allowCycles: false),
-                timeout: .init(connect: .nanoseconds(Int64(configuration.connectTimeout.nanoseconds)),
-                               read: .nanoseconds(Int64(configuration.requestTimeout.nanoseconds))),
+                timeout: .init(
+                    connect: .nanoseconds(Int64(configuration.connectTimeout.nanoseconds)),
+                    read: .nanoseconds(Int64(configuration.requestTimeout.nanoseconds))),
                 decompression: .disabled
             )
             http = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: config)
@@ -162,8 +163,10 @@ public actor ImageCache {
 
     /// Picks one of `images` with `picker` for `request` and returns it scaled to the request's
     /// size, or nil when there is nothing to pick.
-    public func image(from images: [CastImage], for request: ImageRequest,
-                      picker: any ImagePicker = DefaultImagePicker()) async throws -> CachedImage? {
+    public func image(
+        from images: [CastImage], for request: ImageRequest,
+        picker: any ImagePicker = DefaultImagePicker()
+    ) async throws -> CachedImage? {
         guard let chosen = picker.pickImage(from: images, for: request) else { return nil }
         return try await image(for: chosen.url, fitting: request.size)
     }
@@ -226,7 +229,8 @@ public actor ImageCache {
     static func key(for url: String) throws -> String {
         let lower = url.prefix(8).lowercased()
         guard lower.hasPrefix("http://") || lower.hasPrefix("https://"), url.utf8.count <= 8192,
-              !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) else {
+            !url.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F })
+        else {
             throw ImageCacheError.unsupportedURL(url)
         }
         return Checksum.sha256Hex(url)

@@ -72,7 +72,8 @@ public struct CachedImage: Hashable, Sendable {
     public var fileURL: String {
         var out = "file://"
         for b in path.utf8 {
-            let safe = (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+            let safe =
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
                 || b == UInt8(ascii: "/") || b == UInt8(ascii: "-") || b == UInt8(ascii: "_")
                 || b == UInt8(ascii: ".") || b == UInt8(ascii: "~")
             if safe { out.unicodeScalars.append(UnicodeScalar(b)) } else { out += "%" + (b < 16 ? "0" : "") + String(b, radix: 16, uppercase: true) }

@@ -86,7 +86,13 @@ public struct DefaultImagePicker: ImagePicker {
         let target = request.size
         let targetAspect = target.height > 0 ? Double(target.width) / Double(target.height) : 1
 
-        struct Sized { var image: CastImage; var w: Int; var h: Int; var sameAspect: Bool; var order: Int }
+        struct Sized {
+            var image: CastImage
+            var w: Int
+            var h: Int
+            var sameAspect: Bool
+            var order: Int
+        }
         var sized: [Sized] = []
         var unknown: [CastImage] = []
         for (i, image) in usable.enumerated() {

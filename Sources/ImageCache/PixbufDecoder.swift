@@ -43,7 +43,8 @@ enum PixbufDecoder {
         }
         // Decompression-bomb guard: decide from the header, before any pixel memory is allocated.
         if header.width.multipliedReportingOverflow(by: header.height).overflow
-            || header.width * header.height > maxPixels {
+            || header.width * header.height > maxPixels
+        {
             throw .tooManyPixels(width: header.width, height: header.height)
         }
         let target = fittedSize(source: PixelSize(width: header.width, height: header.height), box: box)
@@ -74,7 +75,8 @@ enum PixbufDecoder {
         var length: gsize = 0
         var saveError: UnsafeMutablePointer<GError>?
         guard gdk_pixbuf_save_to_bufferv(pixbuf, &buffer, &length, "png", nil, nil, &saveError) != 0,
-              let buffer else {
+            let buffer
+        else {
             throw .undecodable("PNG encoding failed: " + takeMessage(saveError))
         }
         defer { g_free(buffer) }

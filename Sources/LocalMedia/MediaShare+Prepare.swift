@@ -137,7 +137,9 @@ extension MediaShare {
         lap("subtitles")
         var hls: HLSSession?
         if let plan, plan.delivery == .hls, let probe = info.probe {
-            guard let root = scratchRoot else { throw .scratchUnusable(path: "$XDG_CACHE_HOME", reason: "no cache directory is known (set HOME or XDG_CACHE_HOME)") }
+            guard let root = scratchRoot else {
+                throw .scratchUnusable(path: "$XDG_CACHE_HOME", reason: "no cache directory is known (set HOME or XDG_CACHE_HOME)")
+            }
             if !swept {
                 TranscodeScratch.sweep(root: root)
                 swept = true

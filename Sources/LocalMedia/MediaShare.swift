@@ -83,7 +83,9 @@ public actor MediaShare {
 
     /// Probes `file` and plans it for a device of `model` (TXT `md`; nil = conservative)
     /// without sharing anything: what `castctl cast FILE --plan` prints.
-    public func plan(file: String, model: String?, burnSubtitles: Int? = nil, surround: Bool = false) async throws(LocalMediaError) -> (LocalMediaInfo, ConversionPlan) {
+    public func plan(
+        file: String, model: String?, burnSubtitles: Int? = nil, surround: Bool = false
+    ) async throws(LocalMediaError) -> (LocalMediaInfo, ConversionPlan) {
         let path = Self.localPath(file)
         let info = try await LocalMediaInfo.inspect(path: path, ffprobe: ffprobe, strict: false)
         guard let probe = info.probe, info.kind == .video || info.kind == .audio else {

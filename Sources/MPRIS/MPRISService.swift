@@ -25,7 +25,8 @@ public final class MPRISService: DBusObjectHandler {
         public var raise: @MainActor () -> Void
         public var quit: @MainActor () -> Void
         public init(raise: @escaping @MainActor () -> Void, quit: @escaping @MainActor () -> Void) {
-            self.raise = raise; self.quit = quit
+            self.raise = raise
+            self.quit = quit
         }
     }
 
@@ -46,8 +47,10 @@ public final class MPRISService: DBusObjectHandler {
     /// - Parameters:
     ///   - desktopEntry: the .desktop file's basename (the application id), so a media card can
     ///     activate CastDeck.
-    public init(model: AppModel, connection: DBusConnection, hooks: Hooks, desktopEntry: String,
-                busName: String = MPRIS.busName) {
+    public init(
+        model: AppModel, connection: DBusConnection, hooks: Hooks, desktopEntry: String,
+        busName: String = MPRIS.busName
+    ) {
         self.model = model
         self.connection = connection
         self.hooks = hooks
@@ -58,8 +61,9 @@ public final class MPRISService: DBusObjectHandler {
     /// Exports the object and owns the bus name. Throws when the object cannot be exported.
     public func start() throws {
         guard object == nil else { return }
-        object = try DBusObject(connection: connection, path: MPRIS.objectPath,
-                                introspectionXML: Self.introspection, handler: self)
+        object = try DBusObject(
+            connection: connection, path: MPRIS.objectPath,
+            introspectionXML: Self.introspection, handler: self)
         token = observe { [unowned self] in self.modelChanged() }
         name = DBusName(busName, on: connection)
     }
@@ -108,8 +112,13 @@ public final class MPRISService: DBusObjectHandler {
             ("Rate", .double(media ? model.playbackRate : 1)),
             ("MinimumRate", .double(rateChangeable ? MPRIS.minimumRate : 1)),
             ("MaximumRate", .double(rateChangeable ? MPRIS.maximumRate : 1)),
-            ("Metadata", .dictionary(MPRIS.metadata(trackID: trackID, media: media ? model.media : nil,
-                                                    artworkPath: model.artworkPath, localFile: model.localFilePath))),
+            (
+                "Metadata",
+                .dictionary(
+                    MPRIS.metadata(
+                        trackID: trackID, media: media ? model.media : nil,
+                        artworkPath: model.artworkPath, localFile: model.localFilePath))
+            ),
             ("Volume", .double(volume)),
             ("CanGoNext", .bool(model.isEnabled(.queueNext))),
             ("CanGoPrevious", .bool(model.isEnabled(.queuePrev))),
@@ -146,7 +155,10 @@ public final class MPRISService: DBusObjectHandler {
         case (MPRIS.playerInterface, "Rate"):
             guard let rate = value.doubleValue, rate.isFinite else { return .failure(.invalidArgs("Rate must be a number")) }
             // Rate 0 means pause (MPRIS); other rates are kept inside what the receiver offers.
-            if rate == 0 { send(.pause); return .success(()) }
+            if rate == 0 {
+                send(.pause)
+                return .success(())
+            }
             guard model.isEnabled(.setRate) else { return .success(()) }
             send(.setRate(min(MPRIS.maximumRate, max(MPRIS.minimumRate, rate))))
             return .success(())
@@ -209,10 +221,12 @@ public final class MPRISService: DBusObjectHandler {
 
     static func guessType(_ uri: String) -> String {
         let path = uri.split(separator: "?").first.map(String.init)?.lowercased() ?? ""
-        let types: [(String, String)] = [(".m3u8", "application/x-mpegURL"), (".mpd", "application/dash+xml"),
-                                         (".webm", "video/webm"), (".mp3", "audio/mpeg"), (".m4a", "audio/mp4"),
-                                         (".flac", "audio/flac"), (".ogg", "audio/ogg"), (".jpg", "image/jpeg"),
-                                         (".png", "image/png")]
+        let types: [(String, String)] = [
+            (".m3u8", "application/x-mpegURL"), (".mpd", "application/dash+xml"),
+            (".webm", "video/webm"), (".mp3", "audio/mpeg"), (".m4a", "audio/mp4"),
+            (".flac", "audio/flac"), (".ogg", "audio/ogg"), (".jpg", "image/jpeg"),
+            (".png", "image/png"),
+        ]
         return types.first { path.hasSuffix($0.0) }?.1 ?? "video/mp4"
     }
 
@@ -227,52 +241,52 @@ public final class MPRISService: DBusObjectHandler {
     // MARK: introspection
 
     static let introspection = """
-    <node>
-      <interface name="org.mpris.MediaPlayer2">
-        <method name="Raise"/>
-        <method name="Quit"/>
-        <property name="CanQuit" type="b" access="read"/>
-        <property name="Fullscreen" type="b" access="readwrite"/>
-        <property name="CanSetFullscreen" type="b" access="read"/>
-        <property name="CanRaise" type="b" access="read"/>
-        <property name="HasTrackList" type="b" access="read"/>
-        <property name="Identity" type="s" access="read"/>
-        <property name="DesktopEntry" type="s" access="read"/>
-        <property name="SupportedUriSchemes" type="as" access="read"/>
-        <property name="SupportedMimeTypes" type="as" access="read"/>
-      </interface>
-      <interface name="org.mpris.MediaPlayer2.Player">
-        <method name="Next"/>
-        <method name="Previous"/>
-        <method name="Pause"/>
-        <method name="PlayPause"/>
-        <method name="Stop"/>
-        <method name="Play"/>
-        <method name="Seek"><arg direction="in" name="Offset" type="x"/></method>
-        <method name="SetPosition">
-          <arg direction="in" name="TrackId" type="o"/>
-          <arg direction="in" name="Position" type="x"/>
-        </method>
-        <method name="OpenUri"><arg direction="in" name="Uri" type="s"/></method>
-        <signal name="Seeked"><arg name="Position" type="x"/></signal>
-        <property name="PlaybackStatus" type="s" access="read"/>
-        <property name="Rate" type="d" access="readwrite"/>
-        <property name="Metadata" type="a{sv}" access="read"/>
-        <property name="Volume" type="d" access="readwrite"/>
-        <property name="Position" type="x" access="read">
-          <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"/>
-        </property>
-        <property name="MinimumRate" type="d" access="read"/>
-        <property name="MaximumRate" type="d" access="read"/>
-        <property name="CanGoNext" type="b" access="read"/>
-        <property name="CanGoPrevious" type="b" access="read"/>
-        <property name="CanPlay" type="b" access="read"/>
-        <property name="CanPause" type="b" access="read"/>
-        <property name="CanSeek" type="b" access="read"/>
-        <property name="CanControl" type="b" access="read">
-          <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
-        </property>
-      </interface>
-    </node>
-    """
+        <node>
+          <interface name="org.mpris.MediaPlayer2">
+            <method name="Raise"/>
+            <method name="Quit"/>
+            <property name="CanQuit" type="b" access="read"/>
+            <property name="Fullscreen" type="b" access="readwrite"/>
+            <property name="CanSetFullscreen" type="b" access="read"/>
+            <property name="CanRaise" type="b" access="read"/>
+            <property name="HasTrackList" type="b" access="read"/>
+            <property name="Identity" type="s" access="read"/>
+            <property name="DesktopEntry" type="s" access="read"/>
+            <property name="SupportedUriSchemes" type="as" access="read"/>
+            <property name="SupportedMimeTypes" type="as" access="read"/>
+          </interface>
+          <interface name="org.mpris.MediaPlayer2.Player">
+            <method name="Next"/>
+            <method name="Previous"/>
+            <method name="Pause"/>
+            <method name="PlayPause"/>
+            <method name="Stop"/>
+            <method name="Play"/>
+            <method name="Seek"><arg direction="in" name="Offset" type="x"/></method>
+            <method name="SetPosition">
+              <arg direction="in" name="TrackId" type="o"/>
+              <arg direction="in" name="Position" type="x"/>
+            </method>
+            <method name="OpenUri"><arg direction="in" name="Uri" type="s"/></method>
+            <signal name="Seeked"><arg name="Position" type="x"/></signal>
+            <property name="PlaybackStatus" type="s" access="read"/>
+            <property name="Rate" type="d" access="readwrite"/>
+            <property name="Metadata" type="a{sv}" access="read"/>
+            <property name="Volume" type="d" access="readwrite"/>
+            <property name="Position" type="x" access="read">
+              <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"/>
+            </property>
+            <property name="MinimumRate" type="d" access="read"/>
+            <property name="MaximumRate" type="d" access="read"/>
+            <property name="CanGoNext" type="b" access="read"/>
+            <property name="CanGoPrevious" type="b" access="read"/>
+            <property name="CanPlay" type="b" access="read"/>
+            <property name="CanPause" type="b" access="read"/>
+            <property name="CanSeek" type="b" access="read"/>
+            <property name="CanControl" type="b" access="read">
+              <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="const"/>
+            </property>
+          </interface>
+        </node>
+        """
 }

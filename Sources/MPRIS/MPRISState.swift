@@ -52,8 +52,8 @@ public enum MPRIS {
         for byte in path.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                 UInt8(ascii: "~"), UInt8(ascii: "/"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
                 out.append(Character(Unicode.Scalar(byte)))
             default:
                 out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(2)
@@ -106,8 +106,14 @@ public struct TrackNumbering: Sendable {
 
     /// The track id for `key` (nil: no track).
     public mutating func trackID(for key: String?) -> String {
-        guard let key else { self.key = nil; return MPRIS.noTrack }
-        if key != self.key { self.key = key; number += 1 }
+        guard let key else {
+            self.key = nil
+            return MPRIS.noTrack
+        }
+        if key != self.key {
+            self.key = key
+            number += 1
+        }
         return MPRIS.trackPrefix + String(number)
     }
 }
@@ -124,7 +130,10 @@ public struct SeekDetector: Sendable {
 
     /// Feeds the latest snapshot; returns the new position (seconds) when it jumped.
     public mutating func update(_ snapshot: MediaStatusSnapshot?, at now: ContinuousClock.Instant) -> Double? {
-        defer { previous = snapshot; previousKey = MPRIS.trackKey(snapshot?.status) }
+        defer {
+            previous = snapshot
+            previousKey = MPRIS.trackKey(snapshot?.status)
+        }
         guard let snapshot, snapshot != previous, let position = snapshot.streamPosition(at: now) else { return nil }
         guard let previous, let old = previous.status else { return nil }
         let key = MPRIS.trackKey(snapshot.status)

@@ -1,13 +1,13 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-// SPDX-FileCopyrightText: CastDeck contributors
-import Foundation
-import Glibc
 import AppModel
 import CastClient
 import CastDeckUI
 import CastDiscovery
 import CastProtocol
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+import Foundation
 import GLibInterop
+import Glibc
 import ImageCache
 import MPRIS
 import Synchronization
@@ -34,16 +34,20 @@ func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> Dev
         startBrowsing: { model in
             // CASTDECK_NO_DISCOVERY=1 turns browsing off (tests, benchmarks and screenshots run
             // outside the mDNS sandbox).
-            guard getenv("CASTDECK_NO_DISCOVERY") == nil else { model.discoveryIsOff(); return }
+            guard getenv("CASTDECK_NO_DISCOVERY") == nil else {
+                model.discoveryIsOff()
+                return
+            }
             let directory = model.directory
             let browser = CastBrowser(waitForDaemon: true)
             Task { await directory.attach(browser: browser) }
         },
         startDemoReceiver: startDemoReceiver,
         startMediaControls: { model, connection, hooks in
-            let service = MPRISService(model: model, connection: connection,
-                                       hooks: .init(raise: hooks.raise, quit: hooks.quit),
-                                       desktopEntry: CastDeckApplication.appID)
+            let service = MPRISService(
+                model: model, connection: connection,
+                hooks: .init(raise: hooks.raise, quit: hooks.quit),
+                desktopEntry: CastDeckApplication.appID)
             do {
                 try service.start()
             } catch {

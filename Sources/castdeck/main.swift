@@ -11,26 +11,27 @@
 //
 // Arrows point down the layers only: the window never builds a service or MPRIS itself.
 import AppModel
-import CastDeckResources
-import CastCore
-import CastDeckUI
 import CastClient
+import CastCore
+import CastDeckResources
+import CastDeckUI
 import CastReceiver
-import Glibc
 import GLibInterop
+import Glibc
 import Logging
 
 func usage() -> Never {
-    print("""
-    Usage: castdeck [--demo] [--device HOST[:PORT]] [FILE...] [--verbose]
-      --demo                 start a simulated Cast receiver in this process and offer sample media
-      --device HOST[:PORT]   add a device by address, connect and join the session running there
-      -v, --verbose          log to standard error (also CASTDECK_DEBUG=1)
-      --version              print the version and exit
-      FILE...                cast a file from this computer (a path or file:// URI; several
-                             files, a folder or a playlist make a queue); without
-                             --device, the window asks which device
-    """)
+    print(
+        """
+        Usage: castdeck [--demo] [--device HOST[:PORT]] [FILE...] [--verbose]
+          --demo                 start a simulated Cast receiver in this process and offer sample media
+          --device HOST[:PORT]   add a device by address, connect and join the session running there
+          -v, --verbose          log to standard error (also CASTDECK_DEBUG=1)
+          --version              print the version and exit
+          FILE...                cast a file from this computer (a path or file:// URI; several
+                                 files, a folder or a playlist make a queue); without
+                                 --device, the window asks which device
+        """)
     exit(0)
 }
 
@@ -55,7 +56,10 @@ func unreadableFile(_ arg: String) -> String? {
 
 /// Why `--device` cannot name a device (nil when it parses as HOST[:PORT]).
 func badAddress(_ text: String) -> String? {
-    do { _ = try DeviceAddress(parsing: text); return nil } catch { return "--device: \(error)" }
+    do {
+        _ = try DeviceAddress(parsing: text)
+        return nil
+    } catch { return "--device: \(error)" }
 }
 
 var options = LaunchOptions()
@@ -65,7 +69,10 @@ while let arg = args.popFirst() {
     switch arg {
     case "--demo": options.demo = true
     case "--device":
-        guard let v = args.popFirst() else { printError("castdeck: --device needs HOST[:PORT]"); exit(2) }
+        guard let v = args.popFirst() else {
+            printError("castdeck: --device needs HOST[:PORT]")
+            exit(2)
+        }
         options.device = v
     case "-v", "--verbose": verbose = true
     case "-h", "--help": usage()
@@ -76,13 +83,23 @@ while let arg = args.popFirst() {
         options.files += args
         args.removeAll()
     default:
-        if arg.hasPrefix("--device=") { options.device = String(arg.dropFirst("--device=".count)) }
-        else if arg.hasPrefix("-") { printError("castdeck: unknown option \(arg) (see --help)"); exit(2) }
-        else if let problem = unreadableFile(arg) { printError("castdeck: \(problem)"); exit(1) }
-        else { options.files.append(arg) }
+        if arg.hasPrefix("--device=") {
+            options.device = String(arg.dropFirst("--device=".count))
+        } else if arg.hasPrefix("-") {
+            printError("castdeck: unknown option \(arg) (see --help)")
+            exit(2)
+        } else if let problem = unreadableFile(arg) {
+            printError("castdeck: \(problem)")
+            exit(1)
+        } else {
+            options.files.append(arg)
+        }
     }
 }
-if let device = options.device, let problem = badAddress(device) { printError("castdeck: \(problem)"); exit(2) }
+if let device = options.device, let problem = badAddress(device) {
+    printError("castdeck: \(problem)")
+    exit(2)
+}
 
 // The libraries log through swift-log. Without a bootstrap swift-log would print their info
 // messages on standard output; CastDeck logs to standard error instead: warnings and errors
@@ -113,8 +130,9 @@ final class DemoReceiver: @unchecked Sendable {
         try await s.start()
         server = s
         let port = s.port ?? 8009
-        return DeviceInfo(id: "demo-\(port)", friendlyName: config.friendlyName, model: tr("Simulated receiver"),
-                          host: "127.0.0.1", port: port, statusText: tr("Ready to cast"), origin: .demo)
+        return DeviceInfo(
+            id: "demo-\(port)", friendlyName: config.friendlyName, model: tr("Simulated receiver"),
+            host: "127.0.0.1", port: port, statusText: tr("Ready to cast"), origin: .demo)
     }
 }
 let demo = DemoReceiver()

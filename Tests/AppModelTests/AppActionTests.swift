@@ -3,10 +3,10 @@
 import AppModel
 import CastClient
 import CastDiscovery
-import Foundation
 import CastProtocol
 import CastReceiver
 import Dispatch
+import Foundation
 import XCTest
 
 /// The action table: names, parameters, and enabled states derived from the receiver's
@@ -55,8 +55,9 @@ final class AppActionTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: storeDir) }
         let store = ManualDeviceStore(fileURL: storeDir.appendingPathComponent("devices.json"))
         let client = CastClientConfiguration()
-        let model = AppModel(directory: DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil),
-                             client: client, preferences: MemoryStylePreferences())
+        let model = AppModel(
+            directory: DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil),
+            client: client, preferences: MemoryStylePreferences())
         model.start()
         model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: nil)
         XCTAssertFalse(model.isEnabled(.togglePlayPause), "nothing to play before connecting")

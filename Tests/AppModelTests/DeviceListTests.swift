@@ -133,8 +133,9 @@ final class DeviceListTests: XCTestCase {
 
         // The same receiver as the demo's own (inside CastDeck): there is nothing to say.
         let port = try XCTUnwrap(h.server.port)
-        let demo = DeviceInfo(id: "demo", friendlyName: "Demo Receiver", model: "CastDeck demo",
-                              host: "127.0.0.1", port: port, origin: .demo)
+        let demo = DeviceInfo(
+            id: "demo", friendlyName: "Demo Receiver", model: "CastDeck demo",
+            host: "127.0.0.1", port: port, origin: .demo)
         model.showDevice(demo)
         await model.connect(to: demo)
         XCTAssertTrue(model.isConnected, model.notice?.text ?? "")

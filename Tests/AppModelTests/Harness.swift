@@ -23,9 +23,11 @@ struct Harness {
     ///   - host: the receiver's address: another loopback address than 127.0.0.1 puts the
     ///     device on a host other than this computer's side of the connection, as on a network.
     ///   - fetchMedia: the receiver fetches what it is asked to load, as a device does.
-    static func start(name: String = "Demo TV", supported: MediaCommands? = nil, port: Int = 0,
-                      apps: [ReceiverApp] = [], reconnect: Bool = false, host: String = "127.0.0.1",
-                      fetchMedia: Bool = false) async throws -> Harness {
+    static func start(
+        name: String = "Demo TV", supported: MediaCommands? = nil, port: Int = 0,
+        apps: [ReceiverApp] = [], reconnect: Bool = false, host: String = "127.0.0.1",
+        fetchMedia: Bool = false
+    ) async throws -> Harness {
         let clock = ManualClock()
         var config = ReceiverConfiguration()
         config.host = host
@@ -38,7 +40,8 @@ struct Harness {
         let server = CastReceiverServer(configuration: config)
         try await server.start()
         var client = CastClientConfiguration()
-        client.reconnect = reconnect
+        client.reconnect =
+            reconnect
             ? ReconnectPolicy(initialDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 0, eagerDelay: .milliseconds(200))
             : .disabled
         client.sessionStore = nil
@@ -94,8 +97,10 @@ func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throw
 func makeAudio(_ path: String, title: String, seconds: Int = 30) throws {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    p.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=duration=\(seconds)", "-metadata", "title=\(title)",
-                   "-c:a", "libmp3lame", "-q:a", "9", path]
+    p.arguments = [
+        "ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "sine=duration=\(seconds)", "-metadata", "title=\(title)",
+        "-c:a", "libmp3lame", "-q:a", "9", path,
+    ]
     try p.run()
     p.waitUntilExit()
     XCTAssertEqual(p.terminationStatus, 0, "ffmpeg failed for \(path)")

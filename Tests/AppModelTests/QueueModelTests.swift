@@ -105,8 +105,10 @@ final class QueueModelTests: XCTestCase {
         try await expectTitles(["One", "Two"])
         let phone = try await h.otherSender()
         defer { Task { await phone.leave() } }
-        let extra = QueueItem(media: MediaInformation(contentId: "https://example.com/x.mp3", contentType: "audio/mpeg",
-                                                      metadata: MediaMetadata(title: "From the phone")))
+        let extra = QueueItem(
+            media: MediaInformation(
+                contentId: "https://example.com/x.mp3", contentType: "audio/mpeg",
+                metadata: MediaMetadata(title: "From the phone")))
         try await phone.media.queueInsert([extra])
         try await waitUntil("the phone's insert in the rows") { self.model.queueRows.count == 3 }
         await model.loadQueueItems(0..<3)
@@ -123,8 +125,10 @@ final class QueueModelTests: XCTestCase {
         _ = try await phone.start()
         defer { Task { await phone.leave() } }
         let items = (1...2).map { n in
-            QueueItem(media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg",
-                                              metadata: MediaMetadata(title: "Song \(n)", subtitle: "The Testers"), duration: 205))
+            QueueItem(
+                media: MediaInformation(
+                    contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg",
+                    metadata: MediaMetadata(title: "Song \(n)", subtitle: "The Testers"), duration: 205))
         }
         try await phone.media.queueLoad(items, startIndex: 0, repeatMode: .off)
         try await waitUntil("two rows") { self.model.queueRows.count == 2 }

@@ -3,8 +3,9 @@
 import AppModel
 import CastClient
 import CastDiscovery
-@testable import CastCtlCommands
 import XCTest
+
+@testable import CastCtlCommands
 
 /// The window and castctl share one status, one position rule and one device list.
 @MainActor

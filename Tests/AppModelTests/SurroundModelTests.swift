@@ -1,9 +1,10 @@
-// SPDX-License-Identifier: GPL-3.0-or-later
-// SPDX-FileCopyrightText: CastDeck contributors
-@testable import AppModel
 import Foundation
 import LocalMedia
 import XCTest
+
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+@testable import AppModel
 
 /// "Send surround sound as is", per device, in the window's model: off by default, a file with
 /// AC-3 5.1 cast to the device has its sound converted; on, the same file keeps it (the plan

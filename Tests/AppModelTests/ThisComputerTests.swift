@@ -22,18 +22,22 @@ final class ThisComputerTests: XCTestCase {
 
     /// A short H.264/AAC MP4 the device plays as it is, with `film.en.srt` beside it when asked.
     func makeFilm(_ name: String = "film.mp4", subtitles: Bool = false, in dir: String? = nil) throws -> String {
-        let dir = dir ?? {
-            let d = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-here-\(UUID().uuidString)").path
-            dirs.append(d)
-            return d
-        }()
+        let dir =
+            dir
+            ?? {
+                let d = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-here-\(UUID().uuidString)").path
+                dirs.append(d)
+                return d
+            }()
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let out = (dir as NSString).appendingPathComponent(name)
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:duration=30",
-                            "-f", "lavfi", "-i", "sine=duration=30", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-                            "-c:a", "aac", "-shortest", "-movflags", "+faststart", out]
+        ffmpeg.arguments = [
+            "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:duration=30",
+            "-f", "lavfi", "-i", "sine=duration=30", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+            "-c:a", "aac", "-shortest", "-movflags", "+faststart", out,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         XCTAssertEqual(ffmpeg.terminationStatus, 0, "ffmpeg could not make the test file")
@@ -74,13 +78,15 @@ final class ThisComputerTests: XCTestCase {
         let served = try XCTUnwrap(MediaServerURL(media.contentId))
         XCTAssertNotEqual(served.host, host, "the media server listens on this computer's address, not the device's")
         let asked = await CORSCheck.problems(for: media)
-        XCTAssertEqual(asked.map(\.reason), [.status(403, "Forbidden"), .status(403, "Forbidden")],
-                       "asked from here, the device's share answers 403")
+        XCTAssertEqual(
+            asked.map(\.reason), [.status(403, "Forbidden"), .status(403, "Forbidden")],
+            "asked from here, the device's share answers 403")
 
         await model.corsCheck?.value
         let last = model.notice?.text ?? ""
-        XCTAssertFalse(last.contains("127.0.0.1") || last.contains("403") || last.contains("Cast device"),
-                       "a CORS warning about CastDeck's own media server: \(last)")
+        XCTAssertFalse(
+            last.contains("127.0.0.1") || last.contains("403") || last.contains("Cast device"),
+            "a CORS warning about CastDeck's own media server: \(last)")
         await model.disconnect()
         await h.stop()
     }
@@ -152,8 +158,9 @@ final class ThisComputerTests: XCTestCase {
         let h = try await Harness.start()
         let model = h.model()
         let port = try XCTUnwrap(h.server.port)
-        let demo = DeviceInfo(id: "demo-\(port)", friendlyName: "Demo Receiver", model: "Simulated receiver",
-                              host: "127.0.0.1", port: port, origin: .demo)
+        let demo = DeviceInfo(
+            id: "demo-\(port)", friendlyName: "Demo Receiver", model: "Simulated receiver",
+            host: "127.0.0.1", port: port, origin: .demo)
         model.showDevice(demo)
         await model.connect(to: demo)
         await model.perform(.castSample)

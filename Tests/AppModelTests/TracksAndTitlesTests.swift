@@ -60,8 +60,9 @@ final class TracksAndTitlesTests: XCTestCase {
         XCTAssertEqual(AppModel.trackLabel(loaded), AppModel.labelText(stream.name(Localization.trackWords)))
         XCTAssertEqual(AppModel.trackLabel(loaded), "\u{200E}English")
         // Another sender's tracks: a name that is the language, and one with more to say.
-        XCTAssertEqual(AppModel.trackLabel(MediaTrack(trackId: 4, type: .audio, name: "Commentary", language: "en")),
-                       "\u{200E}English · \u{2068}Commentary\u{2069}")
+        XCTAssertEqual(
+            AppModel.trackLabel(MediaTrack(trackId: 4, type: .audio, name: "Commentary", language: "en")),
+            "\u{200E}English · \u{2068}Commentary\u{2069}")
         XCTAssertEqual(AppModel.trackLabel(MediaTrack(trackId: 9, type: .text)), "\u{200E}Track 9")
     }
 
@@ -69,8 +70,9 @@ final class TracksAndTitlesTests: XCTestCase {
         let network = AppModel.explain(.loadFailed(reason: "LOAD_FAILED", detailedErrorCode: 103), device: "TV")
         XCTAssertEqual(network, "TV could not reach this media. Check that its address works and that the device's network can reach it.")
         XCTAssertFalse(network.contains("format"))
-        XCTAssertEqual(AppModel.explain(.mediaError(command: "LOAD", reason: nil, detailedErrorCode: 311), device: "TV"), network,
-                       "an HLS playlist that did not download")
+        XCTAssertEqual(
+            AppModel.explain(.mediaError(command: "LOAD", reason: nil, detailedErrorCode: 311), device: "TV"), network,
+            "an HLS playlist that did not download")
         let format = "TV could not play this media: it is in a format the device does not play."
         XCTAssertEqual(AppModel.explain(.loadFailed(reason: nil, detailedErrorCode: 104), device: "TV"), format)
         XCTAssertEqual(AppModel.explain(.loadFailed(reason: nil, detailedErrorCode: 411), device: "TV"), format, "a manifest it cannot read")
@@ -127,16 +129,22 @@ final class TracksAndTitlesTests: XCTestCase {
         let model = h.model()
         await model.connect(to: try XCTUnwrap(model.addDevice(address: h.address, name: "Demo TV")))
         let subtitles = [MediaTrack(trackId: 1, type: .text, trackContentId: "http://example.com/en.vtt", trackContentType: "text/vtt", language: "en")]
-        await model.load(MediaInformation(contentId: "http://example.com/song.mp3", contentType: "audio/mpeg",
-                                          metadata: MediaMetadata(metadataType: .musicTrack, title: "Song"), duration: 200, tracks: subtitles))
+        await model.load(
+            MediaInformation(
+                contentId: "http://example.com/song.mp3", contentType: "audio/mpeg",
+                metadata: MediaMetadata(metadataType: .musicTrack, title: "Song"), duration: 200, tracks: subtitles))
         try await waitUntil("the song loaded") { model.hasMedia }
         XCTAssertFalse(model.isEnabled(.applyStyle), "no picture to draw subtitles on")
-        await model.load(MediaInformation(contentId: "http://example.com/photo.jpg", contentType: "image/jpeg",
-                                          metadata: MediaMetadata(metadataType: .photo, title: "Photo"), tracks: subtitles))
+        await model.load(
+            MediaInformation(
+                contentId: "http://example.com/photo.jpg", contentType: "image/jpeg",
+                metadata: MediaMetadata(metadataType: .photo, title: "Photo"), tracks: subtitles))
         try await waitUntil("the photo loaded") { model.media?.contentId == "http://example.com/photo.jpg" }
         XCTAssertFalse(model.isEnabled(.applyStyle), "a photo does not move under subtitles either")
-        await model.load(MediaInformation(contentId: "http://example.com/film.mp4", contentType: "video/mp4",
-                                          metadata: MediaMetadata(metadataType: .movie, title: "Film"), duration: 200, tracks: subtitles))
+        await model.load(
+            MediaInformation(
+                contentId: "http://example.com/film.mp4", contentType: "video/mp4",
+                metadata: MediaMetadata(metadataType: .movie, title: "Film"), duration: 200, tracks: subtitles))
         try await waitUntil("the film loaded") { model.media?.contentId == "http://example.com/film.mp4" }
         XCTAssertTrue(model.isEnabled(.applyStyle))
         await model.disconnect()

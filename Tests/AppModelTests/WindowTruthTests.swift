@@ -15,8 +15,9 @@ import XCTest
 final class WindowTruthTests: XCTestCase {
     /// Media with no breaks that ends after `duration` seconds of receiver time.
     static func shortMedia(_ duration: Double = 20) -> MediaInformation {
-        MediaInformation(contentId: "https://media.example/short.mp4", contentType: "video/mp4",
-                         metadata: MediaMetadata(title: "Short Film"), duration: duration)
+        MediaInformation(
+            contentId: "https://media.example/short.mp4", contentType: "video/mp4",
+            metadata: MediaMetadata(title: "Short Film"), duration: duration)
     }
 
     func connected(_ h: Harness) async throws -> AppModel {
@@ -160,10 +161,12 @@ final class WindowTruthTests: XCTestCase {
     }
 
     func testFailuresAreOneTranslatedSentence() {
-        XCTAssertEqual(AppModel.explain(.connectionFailed(device: "10.0.0.2:8009", reason: "connection refused (errno: 111)"), device: "Living Room TV"),
-                       "Living Room TV did not answer. Check that it is on and on this network.")
+        XCTAssertEqual(
+            AppModel.explain(.connectionFailed(device: "10.0.0.2:8009", reason: "connection refused (errno: 111)"), device: "Living Room TV"),
+            "Living Room TV did not answer. Check that it is on and on this network.")
         // The command that failed is named by the table, not by the wire.
-        XCTAssertEqual(AppModel.explain(.commandNotSupported(command: "SET_PLAYBACK_RATE"), command: .setRate), "This receiver cannot change the playback speed.")
+        XCTAssertEqual(
+            AppModel.explain(.commandNotSupported(command: "SET_PLAYBACK_RATE"), command: .setRate), "This receiver cannot change the playback speed.")
         XCTAssertEqual(AppModel.explain(.commandNotSupported(command: "SKIP_AD"), command: .skipAd), "This ad cannot be skipped yet.")
         XCTAssertFalse(AppModel.explain(.invalidPlayerState(command: "PLAY")).contains("PLAY"))
         XCTAssertNil(AppModel.addressProblem("10.0.0.2:8009"))
@@ -186,10 +189,12 @@ final class ConvertedFileTests: XCTestCase {
         let out = dir.appendingPathComponent("film.mkv").path
         let ffmpeg = Process()
         ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
-        ffmpeg.arguments = ["-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:duration=20",
-                            "-f", "lavfi", "-i", "sine=duration=20", "-i", srt, "-map", "0", "-map", "1", "-map", "2",
-                            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-c:s", "srt",
-                            "-metadata:s:s:0", "language=fre", "-metadata:s:s:0", "title=Français", out]
+        ffmpeg.arguments = [
+            "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i", "testsrc=size=160x90:rate=10:duration=20",
+            "-f", "lavfi", "-i", "sine=duration=20", "-i", srt, "-map", "0", "-map", "1", "-map", "2",
+            "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "ac3", "-c:s", "srt",
+            "-metadata:s:s:0", "language=fre", "-metadata:s:s:0", "title=Français", out,
+        ]
         try ffmpeg.run()
         ffmpeg.waitUntilExit()
         XCTAssertEqual(ffmpeg.terminationStatus, 0, "ffmpeg could not make the test file")

@@ -101,8 +101,10 @@ struct CastTrustDataTests {
         let text = try fixture("chromecast_gen1_reissue.pem")
         let expected = try CastTrustStore.certificatesDER(fromPEM: text)
         #expect(expected.count >= 2)
-        for variant in [text.replacingOccurrences(of: "\n", with: "\r\n"), text.replacingOccurrences(of: "\n", with: "\r"),
-                        text.replacingOccurrences(of: "\n", with: "\n \t"), "\n\n" + text + "\n  \n"] {
+        for variant in [
+            text.replacingOccurrences(of: "\n", with: "\r\n"), text.replacingOccurrences(of: "\n", with: "\r"),
+            text.replacingOccurrences(of: "\n", with: "\n \t"), "\n\n" + text + "\n  \n",
+        ] {
             #expect(try CastTrustStore.certificatesDER(fromPEM: variant) == expected)
         }
         #expect(throws: CastTrustStoreError.self) { try CastTrustStore.certificatesDER(fromPEM: "no certificates here\r\n") }
@@ -134,8 +136,12 @@ struct CastTrustDataTests {
         #expect(throws: Never.self) { try DeviceAuthenticator.verifySignature(sha256, over: message, deviceCertificateDER: device, hash: .sha256).get() }
         var tampered = message
         tampered[0] ^= 1
-        #expect(throws: DeviceAuthFailure.self) { try DeviceAuthenticator.verifySignature(sha256, over: tampered, deviceCertificateDER: device, hash: .sha256).get() }
-        #expect(throws: DeviceAuthFailure.self) { try DeviceAuthenticator.verifySignature(sha256, over: message, deviceCertificateDER: device, hash: .sha1).get() }
+        #expect(throws: DeviceAuthFailure.self) {
+            try DeviceAuthenticator.verifySignature(sha256, over: tampered, deviceCertificateDER: device, hash: .sha256).get()
+        }
+        #expect(throws: DeviceAuthFailure.self) {
+            try DeviceAuthenticator.verifySignature(sha256, over: message, deviceCertificateDER: device, hash: .sha1).get()
+        }
     }
 
     @Test func extraRootsComeOnlyFromTheNamedFile() throws {

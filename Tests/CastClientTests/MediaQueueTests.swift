@@ -20,14 +20,23 @@ struct MediaQueueTests {
         let sim = try await Simulator.start()
         let a = CastSession(device: sim.address, configuration: testConfiguration())
         let b = CastSession(device: sim.address, configuration: testConfiguration())
-        defer { Task { await a.leave(); await b.leave(); await sim.stop() } }
+        defer {
+            Task {
+                await a.leave()
+                await b.leave()
+                await sim.stop()
+            }
+        }
         try await a.start()
         try await a.media.queueLoad((1...5).map(Self.song), startIndex: 0, repeatMode: .off)
         try await b.join()
         // Subscribing makes B fetch the ids by itself.
         let updates = await b.media.queueUpdates()
         _ = updates
-        try await eventually("B to know the five ids") { let q = await b.media.queue; return q.itemIDs.count == 5 && !q.isStale }
+        try await eventually("B to know the five ids") {
+            let q = await b.media.queue
+            return q.itemIDs.count == 5 && !q.isStale
+        }
         let ids = try await sim.queueIDs()
         #expect(await b.media.queue.itemIDs == ids)
         #expect(await b.media.queue.currentItemID == ids[0])
@@ -76,7 +85,12 @@ struct MediaQueueTests {
     @Test func aLongQueueIsFetchedLazily() async throws {
         let sim = try await Simulator.start()
         let a = CastSession(device: sim.address, configuration: testConfiguration())
-        defer { Task { await a.leave(); await sim.stop() } }
+        defer {
+            Task {
+                await a.leave()
+                await sim.stop()
+            }
+        }
         try await a.start()
         try await a.media.queueLoad((1...1000).map(Self.song), startIndex: 0)
         #expect(try await sim.queueIDs().count == 1000)
@@ -98,7 +112,12 @@ struct MediaQueueTests {
     @Test func aLongQueueStartingLaterKeepsItsOrder() async throws {
         let sim = try await Simulator.start()
         let a = CastSession(device: sim.address, configuration: testConfiguration())
-        defer { Task { await a.leave(); await sim.stop() } }
+        defer {
+            Task {
+                await a.leave()
+                await sim.stop()
+            }
+        }
         try await a.start()
         try await a.media.queueLoad((1...600).map(Self.song), startIndex: 450)
         let items = try await sim.server.queueItems()

@@ -165,7 +165,9 @@ struct RemoteMediaClientTests {
         try await session.start()
         var media = sampleMedia
         media.breaks = [AdBreak(id: "b1", position: 0, breakClipIds: ["c1"], duration: 30)]
-        media.breakClips = [AdBreakClip(id: "c1", title: "Ad", contentId: "https://example.com/ad.mp4", contentType: "video/mp4", duration: 30, whenSkippable: 0)]
+        media.breakClips = [
+            AdBreakClip(id: "c1", title: "Ad", contentId: "https://example.com/ad.mp4", contentType: "video/mp4", duration: 30, whenSkippable: 0)
+        ]
         try await session.media.load(media)
         try await eventually("the pre-roll to play") { try await sim.media()?.breakStatus != nil }
         try await session.media.requestStatus()
@@ -180,7 +182,10 @@ struct RemoteMediaClientTests {
         let session = CastSession(device: sim.address, configuration: testConfiguration())
         try await session.start()
         let items = (1...3).map { n in
-            QueueItem(media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg", metadata: MediaMetadata(title: "Song \(n)"), duration: 100), autoplay: true)
+            QueueItem(
+                media: MediaInformation(
+                    contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg", metadata: MediaMetadata(title: "Song \(n)"), duration: 100),
+                autoplay: true)
         }
         try await session.media.queueLoad(items, startIndex: 0)
         let ids = try await sim.queueIDs()
@@ -215,7 +220,10 @@ struct RemoteMediaClientTests {
                 try await session.media.setActiveTrackIDs([42])
                 Issue.record("expected a refusal")
             } catch let error as CastClientError {
-                guard case .invalidRequest(let command, _) = error else { Issue.record("got \(error)"); return }
+                guard case .invalidRequest(let command, _) = error else {
+                    Issue.record("got \(error)")
+                    return
+                }
                 #expect(command == "EDIT_TRACKS_INFO")
                 #expect(error.description.contains("refused EDIT_TRACKS_INFO"))
             }

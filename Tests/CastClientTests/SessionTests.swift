@@ -56,7 +56,10 @@ struct SessionTests {
             try await session.start(appID: "00000000")
             Issue.record("launch should have failed")
         } catch {
-            guard case .launchFailed(let app, _) = error else { Issue.record("got \(error)"); return }
+            guard case .launchFailed(let app, _) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(app == "00000000")
         }
         await session.leave()
@@ -111,7 +114,13 @@ struct SessionTests {
 
         let second = CastSession(device: sim.address, deviceID: "device-1", configuration: config)
         var states: [SessionState] = []
-        let watcher = Task { for await s in second.stateUpdates() { states.append(s); if s.isConnected { return states } }; return states }
+        let watcher = Task {
+            for await s in second.stateUpdates() {
+                states.append(s)
+                if s.isConnected { return states }
+            }
+            return states
+        }
         let resumed = try await second.resume()
         #expect(resumed.sessionID == info.sessionID)
         #expect(await second.media.mediaInformation?.contentId == sampleMedia.contentId)
@@ -204,7 +213,10 @@ struct SessionTests {
 
     @Test func namespaceValidation() async throws {
         let session = CastSession(device: DeviceAddress(host: "127.0.0.1", port: 9), configuration: testConfiguration())
-        for bad in ["com.example.game", "urn:x-cast:", "urn:x-cast:com.google.cast.media", "urn:x-cast:com.google.cast.tp.heartbeat", "urn:x-cast:" + String(repeating: "a", count: 130)] {
+        for bad in [
+            "com.example.game", "urn:x-cast:", "urn:x-cast:com.google.cast.media", "urn:x-cast:com.google.cast.tp.heartbeat",
+            "urn:x-cast:" + String(repeating: "a", count: 130),
+        ] {
             await #expect(throws: CastClientError.invalidNamespace(bad)) { _ = try await session.channel(namespace: bad) }
         }
         _ = try await session.channel(namespace: "urn:x-cast:com.example.game")
@@ -317,7 +329,10 @@ struct FaultTests {
             try await session.connect()
             Issue.record("expected the connection to fail")
         } catch {
-            guard case .tlsFailed(_, let reason) = error else { Issue.record("got \(error)"); return }
+            guard case .tlsFailed(_, let reason) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(reason.contains("no TLS handshake within"))
         }
     }
@@ -329,7 +344,10 @@ struct FaultTests {
             try await session.connect()
             Issue.record("expected a timeout")
         } catch {
-            guard case .timeout(let request, _, let seconds) = error else { Issue.record("got \(error)"); return }
+            guard case .timeout(let request, _, let seconds) = error else {
+                Issue.record("got \(error)")
+                return
+            }
             #expect(request == "GET_STATUS")
             #expect(seconds == 0.5)
         }

@@ -46,8 +46,12 @@ let sampleMedia = MediaInformation(
     metadata: MediaMetadata(metadataType: .movie, title: "Big Buck Bunny", subtitle: "Blender", images: [CastImage(url: "https://example.com/p.jpg")]),
     duration: 600,
     tracks: [
-        MediaTrack(trackId: 1, type: .text, subtype: .subtitles, trackContentId: "https://example.com/en.vtt", trackContentType: "text/vtt", name: "English", language: "en"),
-        MediaTrack(trackId: 2, type: .text, subtype: .subtitles, trackContentId: "https://example.com/fr.vtt", trackContentType: "text/vtt", name: "Français", language: "fr"),
+        MediaTrack(
+            trackId: 1, type: .text, subtype: .subtitles, trackContentId: "https://example.com/en.vtt", trackContentType: "text/vtt", name: "English",
+            language: "en"),
+        MediaTrack(
+            trackId: 2, type: .text, subtype: .subtitles, trackContentId: "https://example.com/fr.vtt", trackContentType: "text/vtt", name: "Français",
+            language: "fr"),
     ])
 
 /// Waits (as a hang guard, never as a speed assertion) until `condition` holds.

@@ -2,13 +2,16 @@
 // castctl's command line, parsed the way the executable parses it: every subcommand with
 // its options, and bad usage that must end with exit status 2 (castctl's promise).
 import ArgumentParser
-@testable import CastCtlCommands
 import Testing
 import XCTest
 
+@testable import CastCtlCommands
+
 final class ArgumentParsingTests: XCTestCase {
-    func parse<C: ParsableCommand>(_ args: [String], as _: C.Type = C.self,
-                                   file: StaticString = #filePath, line: UInt = #line) throws -> C {
+    func parse<C: ParsableCommand>(
+        _ args: [String], as _: C.Type = C.self,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws -> C {
         let command = try CastCtl.parseForExecution(args)
         return try XCTUnwrap(command as? C, "parsed as \(type(of: command))", file: file, line: line)
     }
@@ -46,10 +49,11 @@ final class ArgumentParsingTests: XCTestCase {
     }
 
     func testCast() throws {
-        let c = try parse(["cast", "https://example.com/movie.mp4"] + device + [
-            "--title", "Movie", "--subtitle", "https://example.com/en.vtt,en,English", "--poster", "https://example.com/p.jpg",
-            "--content-type", "video/mp4", "--ad-breaks", "breaks.json", "--start", "12", "--rate", "1.5", "--app", "ABCD1234",
-        ], as: CastCommand.self)
+        let c = try parse(
+            ["cast", "https://example.com/movie.mp4"] + device + [
+                "--title", "Movie", "--subtitle", "https://example.com/en.vtt,en,English", "--poster", "https://example.com/p.jpg",
+                "--content-type", "video/mp4", "--ad-breaks", "breaks.json", "--start", "12", "--rate", "1.5", "--app", "ABCD1234",
+            ], as: CastCommand.self)
         XCTAssertEqual(c.url, "https://example.com/movie.mp4")
         XCTAssertEqual(c.title, "Movie")
         XCTAssertEqual(c.subtitles, ["https://example.com/en.vtt,en,English"])
@@ -107,11 +111,12 @@ final class ArgumentParsingTests: XCTestCase {
     }
 
     func testStyle() throws {
-        let s = try parse(["style"] + device + [
-            "--foreground", "#FFFF00FF", "--background", "#00000080", "--edge-type", "outline", "--edge-color", "#000000FF",
-            "--font-scale", "1.2", "--font-family", "Cantarell", "--font-generic-family", "sans-serif", "--font-style", "bold",
-            "--window-type", "rounded-corners", "--window-color", "#11223344", "--window-radius", "8",
-        ], as: StyleCommand.self)
+        let s = try parse(
+            ["style"] + device + [
+                "--foreground", "#FFFF00FF", "--background", "#00000080", "--edge-type", "outline", "--edge-color", "#000000FF",
+                "--font-scale", "1.2", "--font-family", "Cantarell", "--font-generic-family", "sans-serif", "--font-style", "bold",
+                "--window-type", "rounded-corners", "--window-color", "#11223344", "--window-radius", "8",
+            ], as: StyleCommand.self)
         XCTAssertEqual(s.foreground, "#FFFF00FF")
         XCTAssertEqual(s.background, "#00000080")
         XCTAssertEqual(s.edgeType, "outline")
@@ -131,8 +136,9 @@ final class ArgumentParsingTests: XCTestCase {
     }
 
     func testSend() throws {
-        let s = try parse(["send", "--namespace", "urn:x-cast:com.example.game", "--app", "ABCD1234", "--linger", "2", "{}"] + device,
-                          as: SendCommand.self)
+        let s = try parse(
+            ["send", "--namespace", "urn:x-cast:com.example.game", "--app", "ABCD1234", "--linger", "2", "{}"] + device,
+            as: SendCommand.self)
         XCTAssertEqual(s.namespace, "urn:x-cast:com.example.game")
         XCTAssertEqual(s.app, "ABCD1234")
         XCTAssertEqual(s.linger, 2)
@@ -143,8 +149,11 @@ final class ArgumentParsingTests: XCTestCase {
     }
 
     func testDiscover() throws {
-        let d = try parse(["discover", "--timeout", "1", "--count", "2", "--json", "--add", "10.0.0.5", "--add", "tv.lan:8010",
-                           "--forget", "10.0.0.6:8009"], as: DiscoverCommand.self)
+        let d = try parse(
+            [
+                "discover", "--timeout", "1", "--count", "2", "--json", "--add", "10.0.0.5", "--add", "tv.lan:8010",
+                "--forget", "10.0.0.6:8009",
+            ], as: DiscoverCommand.self)
         XCTAssertEqual(d.timeout, 1)
         XCTAssertEqual(d.count, 2)
         XCTAssertTrue(d.json)
@@ -159,11 +168,14 @@ final class ArgumentParsingTests: XCTestCase {
     }
 
     func testReceiver() throws {
-        let r = try parse(["receiver", "--host", "0.0.0.0", "--port", "0", "--name", "Den", "--uuid", String(repeating: "a", count: 32),
-                           "--model", "Nest Hub", "--app", "ABCD1234=urn:x-cast:com.example.game", "--announce",
-                           "--stop-pongs-after", "3", "--close-after", "5", "--delay-replies", "20", "--malformed-media-status",
-                           "--clock", "manual", "--heartbeat-interval", "1", "--heartbeat-timeout", "3", "-v"],
-                          as: ReceiverCommand.self)
+        let r = try parse(
+            [
+                "receiver", "--host", "0.0.0.0", "--port", "0", "--name", "Den", "--uuid", String(repeating: "a", count: 32),
+                "--model", "Nest Hub", "--app", "ABCD1234=urn:x-cast:com.example.game", "--announce",
+                "--stop-pongs-after", "3", "--close-after", "5", "--delay-replies", "20", "--malformed-media-status",
+                "--clock", "manual", "--heartbeat-interval", "1", "--heartbeat-timeout", "3", "-v",
+            ],
+            as: ReceiverCommand.self)
         XCTAssertEqual(r.host, "0.0.0.0")
         XCTAssertEqual(r.port, 0)
         XCTAssertEqual(r.name, "Den")
@@ -208,8 +220,10 @@ final class ArgumentParsingTests: XCTestCase {
                 return (CastCtl.fullMessage(for: error), CastCtl.exitStatus(for: error))
             }
         }
-        for args in [["status", "--help"], ["--help"], ["queue", "add", "--help"], ["help", "status"], ["teleport"],
-                     ["status", "--device"], ["-h"]] {
+        for args in [
+            ["status", "--help"], ["--help"], ["queue", "add", "--help"], ["help", "status"], ["teleport"],
+            ["status", "--device"], ["-h"],
+        ] {
             let quick = outcome { try CastCtl.parseForExecution(args) }
             let standard = outcome { try CastCtl.parseAsRoot(args) }
             XCTAssertEqual(quick.message, standard.message, "\(args)")
@@ -249,7 +263,8 @@ final class ArgumentParsingTests: XCTestCase {
         XCTAssertEqual(c.repeatMode, .all)
         let one = try parse(["cast", "https://example.com/a.mp3"] + device, as: CastCommand.self)
         XCTAssertFalse(one.isQueue)
-        assertUsageError(["cast", "https://example.com/a.mp3", "https://example.com/b.mp3", "--title", "T"] + device, mentions: "--title applies to a single item")
+        assertUsageError(
+            ["cast", "https://example.com/a.mp3", "https://example.com/b.mp3", "--title", "T"] + device, mentions: "--title applies to a single item")
         assertUsageError(["cast", "https://example.com/a.mp3", "--repeat", "all"] + device, mentions: "--repeat is for a queue")
         assertUsageError(["cast", "https://example.com/a.mp3", "https://example.com/b.mp3", "--repeat", "sometimes"] + device, mentions: "--repeat")
         assertUsageError(["cast"] + device, mentions: "Give a URL")

@@ -41,8 +41,9 @@ final class ResumeArgumentsTests: XCTestCase {
         // The variable wins over GSettings; without either, on.
         XCTAssertFalse(ResumeSupport.isOn(environment: ["CASTDECK_REMEMBER_POSITIONS": "0", "PATH": "/usr/bin:/bin"]))
         XCTAssertTrue(ResumeSupport.isOn(environment: ["CASTDECK_REMEMBER_POSITIONS": "1", "PATH": "/usr/bin:/bin"]))
-        XCTAssertTrue(ResumeSupport.isOn(environment: ["PATH": "/nonexistent", "GSETTINGS_SCHEMA_DIR": "/nonexistent"]),
-                      "no gsettings to ask: the key's default")
+        XCTAssertTrue(
+            ResumeSupport.isOn(environment: ["PATH": "/nonexistent", "GSETTINGS_SCHEMA_DIR": "/nonexistent"]),
+            "no gsettings to ask: the key's default")
     }
 
     func testTheResumingLine() {

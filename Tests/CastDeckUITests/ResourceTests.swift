@@ -13,8 +13,11 @@ final class ResourceTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let prefix = CastDeckApplication.resourcePath
-    static let uiFiles = ["main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
-                          "expanded-controller", "tracks-popover", "style-editor", "mini-player", "preferences-window"].map { "\(prefix)/ui/\($0).ui" }
+    static let uiFiles =
+        [
+            "main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
+            "expanded-controller", "tracks-popover", "style-editor", "mini-player", "preferences-window",
+        ].map { "\(prefix)/ui/\($0).ui" }
         + ["\(prefix)/ui/shortcuts.ui"]
 
     override class func setUp() {
@@ -23,12 +26,14 @@ final class ResourceTests: XCTestCase {
 
     func testEveryResourceIsCompiledIn() {
         MainActor.assumeIsolated {
-            for path in Self.uiFiles + ["\(Self.prefix)/style.css",
-                                        "\(Self.prefix)/icons/48x48/apps/io.github.castdeck.CastDeck.png",
-                                        "\(Self.prefix)/icons/128x128/apps/io.github.castdeck.CastDeck.png",
-                                        "\(Self.prefix)/icons/128x128@2/apps/io.github.castdeck.CastDeck.png",
-                                        "\(Self.prefix)/images/empty-devices.symbolic.png",
-                                        "\(Self.prefix)/images/empty-devices@2.symbolic.png"] {
+            for path in Self.uiFiles + [
+                "\(Self.prefix)/style.css",
+                "\(Self.prefix)/icons/48x48/apps/io.github.castdeck.CastDeck.png",
+                "\(Self.prefix)/icons/128x128/apps/io.github.castdeck.CastDeck.png",
+                "\(Self.prefix)/icons/128x128@2/apps/io.github.castdeck.CastDeck.png",
+                "\(Self.prefix)/images/empty-devices.symbolic.png",
+                "\(Self.prefix)/images/empty-devices@2.symbolic.png",
+            ] {
                 XCTAssertTrue(Gtk.resourceExists(path), path)
             }
             XCTAssertFalse(Gtk.resourceExists("\(Self.prefix)/ui/no-such.ui"))
@@ -38,8 +43,10 @@ final class ResourceTests: XCTestCase {
     func testEveryBoundActionIsInTheActionTable() throws {
         try MainActor.assumeIsolated {
             let names = Set(AppAction.Name.allCases.map { "win.\($0.rawValue)" })
-                .union(["win.show-help-overlay", "app.about", "app.quit", "app.mini-player", "app.full-controller",
-                        "window.close"])
+                .union([
+                    "win.show-help-overlay", "app.about", "app.quit", "app.mini-player", "app.full-controller",
+                    "window.close",
+                ])
             var bound = 0
             for path in Self.uiFiles {
                 let text = try XCTUnwrap(Gtk.resourceText(path), path)

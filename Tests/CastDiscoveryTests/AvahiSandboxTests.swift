@@ -7,6 +7,7 @@
 
 import Foundation
 import XCTest
+
 @testable import CastDiscovery
 
 struct TimedOut: Error, CustomStringConvertible {
@@ -22,7 +23,9 @@ final class AvahiSandboxTests: XCTestCase {
     }
 
     /// Reads events until `match` returns a value, failing after `limit` (a hang guard only).
-    func next<T: Sendable>(_ events: AsyncStream<DiscoveryEvent>, limit: Duration = .seconds(20), _ match: @escaping @Sendable (DiscoveryEvent) -> T?) async throws -> T {
+    func next<T: Sendable>(
+        _ events: AsyncStream<DiscoveryEvent>, limit: Duration = .seconds(20), _ match: @escaping @Sendable (DiscoveryEvent) -> T?
+    ) async throws -> T {
         try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
                 for await event in events {
@@ -77,11 +80,13 @@ final class AvahiSandboxTests: XCTestCase {
         XCTAssertTrue(device.isBusy)
         XCTAssertFalse(device.isGroup)
         XCTAssertEqual(device.serviceName, "Chromecast-\(id)")
-        XCTAssertEqual(device.txt, [
-            "id": id, "cd": "658594ACE5BC795F2DC5D9D58DFEF605", "rm": "04124F56BF84DCB9", "ve": "05", "md": "Chromecast Ultra",
-            "ic": "/setup/icon.png", "fn": "Sandbox TV", "ca": "201221", "st": "1", "bs": "FA8FCA7B4DCD", "nf": "2",
-            "rs": "Now playing: Sintel",
-        ])
+        XCTAssertEqual(
+            device.txt,
+            [
+                "id": id, "cd": "658594ACE5BC795F2DC5D9D58DFEF605", "rm": "04124F56BF84DCB9", "ve": "05", "md": "Chromecast Ultra",
+                "ic": "/setup/icon.png", "fn": "Sandbox TV", "ca": "201221", "st": "1", "bs": "FA8FCA7B4DCD", "nf": "2",
+                "rs": "Now playing: Sintel",
+            ])
 
         // SIGKILL: avahi-daemon sees the client's D-Bus connection close and withdraws the
         // service (SIGTERM may be blocked in a child of the test runner).

@@ -2,12 +2,15 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import XCTest
+
 @testable import CastDiscovery
 
 final class DeviceRegistryTests: XCTestCase {
     let id = "9569eea099be6d71923747fbf22da8dd"
 
-    func service(_ iface: Int32, _ family: ServiceInstanceKey.IPFamily, address: String, rs: String = "", name: String = "Chromecast-x", id: String? = nil) -> ResolvedService {
+    func service(
+        _ iface: Int32, _ family: ServiceInstanceKey.IPFamily, address: String, rs: String = "", name: String = "Chromecast-x", id: String? = nil
+    ) -> ResolvedService {
         ResolvedService(
             key: ServiceInstanceKey(interface: iface, ipFamily: family, name: name), hostName: "x.local", address: address,
             addressIsIPv6: family == .ipv6, port: 8009, txt: ["id": id ?? self.id, "fn": "TV", "rs": rs])

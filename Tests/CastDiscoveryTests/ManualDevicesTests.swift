@@ -3,6 +3,7 @@
 
 import Foundation
 import XCTest
+
 @testable import CastDiscovery
 
 final class ManualDevicesTests: XCTestCase {

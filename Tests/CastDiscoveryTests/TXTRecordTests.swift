@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 
 import XCTest
+
 @testable import CastDiscovery
 
 final class TXTRecordTests: XCTestCase {
@@ -32,8 +33,10 @@ final class TXTRecordTests: XCTestCase {
     }
 
     func testToleratesOddEntries() {
-        let txt = TXTRecord.parse([Array("FN=Upper".utf8), Array("flag".utf8), Array("=novalue".utf8), [],
-                                   Array("fn=second".utf8), [0x72, 0x73, 0x3D, 0xFF]])
+        let txt = TXTRecord.parse([
+            Array("FN=Upper".utf8), Array("flag".utf8), Array("=novalue".utf8), [],
+            Array("fn=second".utf8), [0x72, 0x73, 0x3D, 0xFF],
+        ])
         XCTAssertEqual(txt["fn"], "Upper", "keys are case-insensitive and the first one wins")
         XCTAssertEqual(txt["flag"], "")
         XCTAssertNil(txt[""])
@@ -64,8 +67,9 @@ final class TXTRecordTests: XCTestCase {
         XCTAssertFalse(single.isGroup)
         // The port rule is for services found on the network: a port typed by hand, or the
         // demo receiver's free port, does not make a device a group.
-        let added = CastDevice(id: "a", friendlyName: "TV", model: "Chromecast", host: "h", port: 8010,
-                               statusText: nil, isBusy: false, source: .manual)
+        let added = CastDevice(
+            id: "a", friendlyName: "TV", model: "Chromecast", host: "h", port: 8010,
+            statusText: nil, isBusy: false, source: .manual)
         XCTAssertFalse(added.isGroup)
     }
 

@@ -9,8 +9,9 @@ import Testing
 
 @Suite struct CastMessageCodecTests {
     let ping = CastMessage(source: "sender-0", destination: "receiver-0", HeartbeatMessage.ping)
-    let status = CastMessage(source: "receiver-0", destination: "sender-0", namespace: CastNamespace.receiverURN,
-                             utf8: #"{"type":"RECEIVER_STATUS","requestId":7,"status":{"volume":{"level":0.5}}}"#)
+    let status = CastMessage(
+        source: "receiver-0", destination: "sender-0", namespace: CastNamespace.receiverURN,
+        utf8: #"{"type":"RECEIVER_STATUS","requestId":7,"status":{"volume":{"level":0.5}}}"#)
 
     func channel() throws -> EmbeddedChannel {
         let channel = EmbeddedChannel()

@@ -76,8 +76,10 @@ import Testing
 
     @Test func numbersConvertExactlyAsTheStandardLibraryDoes() throws {
         var rng = SplitMix64(state: 99)
-        var texts = ["0", "-0", "0.1", "1e22", "1e23", "123456789012345", "1234567890123456", "9007199254740993",
-                     "0.000001", "1.7976931348623157e308", "5e-324", "2.2250738585072014e-308", "-12.5e-3", "1E+2"]
+        var texts = [
+            "0", "-0", "0.1", "1e22", "1e23", "123456789012345", "1234567890123456", "9007199254740993",
+            "0.000001", "1.7976931348623157e308", "5e-324", "2.2250738585072014e-308", "-12.5e-3", "1E+2",
+        ]
         for _ in 0..<3000 {
             let digits = String(UInt64.random(in: 0...UInt64.max, using: &rng)).prefix(Int.random(in: 1...17, using: &rng))
             let point = Int.random(in: 0...digits.count, using: &rng)
@@ -115,9 +117,11 @@ import Testing
 
     @Test func envelopeParsingAgreesWithProtocOnMutations() throws {
         var rng = SplitMix64(state: 5)
-        let seeds = [ping().serializedBody(),
-                     CastMessage(sourceID: "s", destinationID: "d", namespace: CastNamespace.deviceAuthURN, payload: .binary([1, 2, 3])).serializedBody(),
-                     ping().serializedBody() + [0x40, 0x01, 0x48, 0x05, 0xA0, 0x06, 0x01, 0x5B, 0x08, 0x01, 0x5C]]
+        let seeds = [
+            ping().serializedBody(),
+            CastMessage(sourceID: "s", destinationID: "d", namespace: CastNamespace.deviceAuthURN, payload: .binary([1, 2, 3])).serializedBody(),
+            ping().serializedBody() + [0x40, 0x01, 0x48, 0x05, 0xA0, 0x06, 0x01, 0x5B, 0x08, 0x01, 0x5C],
+        ]
         for seed in seeds {
             for _ in 0..<3000 {
                 var body = seed
@@ -137,10 +141,14 @@ import Testing
                     continue
                 }
                 // protoc's parse succeeded: ours must too unless the semantic checks refuse it.
-                let semanticallyValid = !reference.sourceID.isEmpty && !reference.destinationID.isEmpty && !reference.namespace.isEmpty
+                let semanticallyValid =
+                    !reference.sourceID.isEmpty && !reference.destinationID.isEmpty && !reference.namespace.isEmpty
                     && (reference.payloadType == .string ? reference.hasPayloadUtf8 : reference.hasPayloadBinary)
                 if semanticallyValid {
-                    #expect(ours?.sourceID == reference.sourceID && ours?.namespace == reference.namespace, "refused what protoc reads: \(body) \(String(describing: Result { () throws(CastProtocolError) in try CastMessage(serializedBody: body) }))")
+                    #expect(
+                        ours?.sourceID == reference.sourceID && ours?.namespace == reference.namespace,
+                        "refused what protoc reads: \(body) \(String(describing: Result { () throws(CastProtocolError) in try CastMessage(serializedBody: body) }))"
+                    )
                     if reference.payloadType == .string { #expect(ours?.utf8 == reference.payloadUtf8) }
                 } else {
                     #expect(ours == nil)

@@ -176,8 +176,9 @@ func drain(_ d: inout CastFrameDecoder) throws(CastProtocolError) -> [CastMessag
 
 @Suite struct Framing {
     let messages: [CastMessage] = (0..<20).map { i in
-        CastMessage(source: "sender-\(i)", destination: "receiver-0", namespace: CastNamespace.mediaURN,
-                    utf8: CastJSON.encode(MediaMessage.getStatus(MediaSessionRequest(requestId: i + 1, mediaSessionId: i))))
+        CastMessage(
+            source: "sender-\(i)", destination: "receiver-0", namespace: CastNamespace.mediaURN,
+            utf8: CastJSON.encode(MediaMessage.getStatus(MediaSessionRequest(requestId: i + 1, mediaSessionId: i))))
     }
 
     var stream: [UInt8] { messages.flatMap { try! $0.framed() } }
@@ -283,7 +284,10 @@ func drain(_ d: inout CastFrameDecoder) throws(CastProtocolError) -> [CastMessag
             // Half the time make the header plausible so bodies reach the protobuf parser.
             if n >= 4 && Bool.random(using: &rng) {
                 let len = UInt32(n - 4)
-                bytes[0] = 0; bytes[1] = 0; bytes[2] = UInt8(len >> 8); bytes[3] = UInt8(len & 0xFF)
+                bytes[0] = 0
+                bytes[1] = 0
+                bytes[2] = UInt8(len >> 8)
+                bytes[3] = UInt8(len & 0xFF)
             }
             d.append(bytes)
             do {

@@ -10,8 +10,9 @@ import Testing
     func parse(_ text: String) throws(CastProtocolError) -> JSONValue { try JSONValue(parsing: Array(text.utf8)) }
 
     @Test func scalarsAndContainers() throws {
-        #expect(try parse(#" { "a" : [1, -2, 3.5, -0.25e2, 1E3, true, false, null, "s"], "b": {} } "#)
-            == ["a": [1, -2, 3.5, -25.0, 1000.0, true, false, nil, "s"], "b": [:]])
+        #expect(
+            try parse(#" { "a" : [1, -2, 3.5, -0.25e2, 1E3, true, false, null, "s"], "b": {} } "#)
+                == ["a": [1, -2, 3.5, -25.0, 1000.0, true, false, nil, "s"], "b": [:]])
         #expect(try parse("[]") == [])
         #expect(try parse("0") == 0)
         #expect(try parse("-0") == .int(0))
@@ -134,12 +135,14 @@ import Testing
     /// Integers and decimals around every boundary the one-pass reading has: 15 digits with a
     /// fraction, 18 without, leading zeros, negative zero, and exponents (always two passes).
     static let texts: [String] = {
-        var texts = ["0", "-0", "0.0", "-0.0", "1", "-1", "7", "0.5", "-0.5", "12.25", "0.1", "0.3", "2.675", "1.005",
-                     "123456789012345", "1234567890123456", "123456789012345678", "1234567890123456789",
-                     "999999999999999999", "9999999999999999999", "-999999999999999999", "9223372036854775807",
-                     "0.000000000000001", "0.0000000000000001", "1.23456789012345", "1.234567890123456",
-                     "12345678901234.5", "123456789012345.6", "99999999999999.99", "4503599627370497.5",
-                     "1e0", "1E2", "-2.5e-3", "6.02214076e23", "1e-400", "0.1e1", "31.5", "888.0", "12815"]
+        var texts = [
+            "0", "-0", "0.0", "-0.0", "1", "-1", "7", "0.5", "-0.5", "12.25", "0.1", "0.3", "2.675", "1.005",
+            "123456789012345", "1234567890123456", "123456789012345678", "1234567890123456789",
+            "999999999999999999", "9999999999999999999", "-999999999999999999", "9223372036854775807",
+            "0.000000000000001", "0.0000000000000001", "1.23456789012345", "1.234567890123456",
+            "12345678901234.5", "123456789012345.6", "99999999999999.99", "4503599627370497.5",
+            "1e0", "1E2", "-2.5e-3", "6.02214076e23", "1e-400", "0.1e1", "31.5", "888.0", "12815",
+        ]
         for digits in 1...20 {
             let integer = String(repeating: "9", count: digits)
             texts += [integer, "-" + integer, "1" + String(repeating: "0", count: digits - 1)]
@@ -205,7 +208,10 @@ import Testing
             for _ in 0..<200 {
                 let ok = (try? JSONValue(parsing: Array(Self.text.utf8))) == Self.expected
                 // Every other thread also decodes a status, which reads through the same stacks.
-                let status = i % 2 == 0 || CastJSON.readMediaStatus(Array(#"{"type":"MEDIA_STATUS","status":[{"mediaSessionId":1,"playerState":"IDLE","customData":{"x":[{"y":1}]}}]}"#.utf8)) != nil
+                let status =
+                    i % 2 == 0
+                    || CastJSON.readMediaStatus(
+                        Array(#"{"type":"MEDIA_STATUS","status":[{"mediaSessionId":1,"playerState":"IDLE","customData":{"x":[{"y":1}]}}]}"#.utf8)) != nil
                 if !(ok && status) { failures.withLock { $0 += 1 } }
             }
         }

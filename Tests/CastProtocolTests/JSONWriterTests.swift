@@ -162,22 +162,46 @@ import Testing
 
     static var fullMedia: MediaInformation {
         var metadata = MediaMetadata(metadataType: .musicTrack, title: "T", subtitle: "S", images: [CastImage(url: "u", width: 1, height: 2)])
-        metadata.releaseDate = "2020"; metadata.releaseYear = 2020; metadata.studio = "st"; metadata.seriesTitle = "se"
-        metadata.season = 1; metadata.episode = 2; metadata.originalAirdate = "o"; metadata.episodeTitle = "et"
-        metadata.seasonNumber = 3; metadata.episodeNumber = 4; metadata.albumName = "an"; metadata.albumArtist = "aa"
-        metadata.artist = "ar"; metadata.artistName = "arn"; metadata.composer = "c"; metadata.songName = "sn"
-        metadata.trackNumber = 5; metadata.discNumber = 6; metadata.location = "l"; metadata.latitude = 1.5
-        metadata.longitude = -2.25; metadata.width = 7; metadata.height = 8; metadata.creationDateTime = "cd"
-        metadata.bookTitle = "bt"; metadata.chapterNumber = 9; metadata.chapterTitle = "ct"
-        var clip = AdBreakClip(id: "c1", title: "t", contentId: "ci", contentUrl: "cu", contentType: "video/mp4", duration: 15,
-                               whenSkippable: 5, posterUrl: "p", clickThroughUrl: "ctu")
+        metadata.releaseDate = "2020"
+        metadata.releaseYear = 2020
+        metadata.studio = "st"
+        metadata.seriesTitle = "se"
+        metadata.season = 1
+        metadata.episode = 2
+        metadata.originalAirdate = "o"
+        metadata.episodeTitle = "et"
+        metadata.seasonNumber = 3
+        metadata.episodeNumber = 4
+        metadata.albumName = "an"
+        metadata.albumArtist = "aa"
+        metadata.artist = "ar"
+        metadata.artistName = "arn"
+        metadata.composer = "c"
+        metadata.songName = "sn"
+        metadata.trackNumber = 5
+        metadata.discNumber = 6
+        metadata.location = "l"
+        metadata.latitude = 1.5
+        metadata.longitude = -2.25
+        metadata.width = 7
+        metadata.height = 8
+        metadata.creationDateTime = "cd"
+        metadata.bookTitle = "bt"
+        metadata.chapterNumber = 9
+        metadata.chapterTitle = "ct"
+        var clip = AdBreakClip(
+            id: "c1", title: "t", contentId: "ci", contentUrl: "cu", contentType: "video/mp4", duration: 15,
+            whenSkippable: 5, posterUrl: "p", clickThroughUrl: "ctu")
         clip.hlsSegmentFormat = "ts"
         clip.vastAdsRequest = AdsRequest(adTagUrl: "a", adsResponse: "r")
         clip.customData = custom
         var media = MediaInformation(
             contentId: "id", contentUrl: "url", streamType: .unknown("ODD"), contentType: "ct", metadata: metadata, duration: 1e21,
-            tracks: [MediaTrack(trackId: 1, type: .text, subtype: .subtitles, trackContentId: "tc", trackContentType: "text/vtt",
-                                name: "n", language: "en", roles: ["main", "x"], customData: custom)],
+            tracks: [
+                MediaTrack(
+                    trackId: 1, type: .text, subtype: .subtitles, trackContentId: "tc", trackContentType: "text/vtt",
+                    name: "n", language: "en", roles: ["main", "x"], customData: custom)
+            ],
             textTrackStyle: TextTrackStyle(
                 foregroundColor: "#FFFFFFFF", backgroundColor: "#000000FF", edgeType: .outline, edgeColor: "#1", fontScale: 1.25,
                 fontFamily: "Cantarell", fontGenericFamily: .sansSerif, fontStyle: .boldItalic, windowType: .roundedCorners,
@@ -204,8 +228,9 @@ import Testing
         status.currentItemId = 1
         status.loadingItemId = 2
         status.preloadedItemId = 3
-        let item = QueueItem(itemId: 1, media: fullMedia, autoplay: true, startTime: 4, playbackDuration: 5, preloadTime: 6,
-                             activeTrackIds: [3], customData: custom)
+        let item = QueueItem(
+            itemId: 1, media: fullMedia, autoplay: true, startTime: 4, playbackDuration: 5, preloadTime: 6,
+            activeTrackIds: [3], customData: custom)
         status.items = [item]
         status.repeatMode = .allAndShuffle
         var queue = QueueData(id: "q", name: "n", repeatMode: .off, items: [item], startIndex: 0, startTime: 1)
@@ -222,13 +247,15 @@ import Testing
     }
 
     @Test func everyFieldSet() {
-        let statusMessage = MediaStatusMessage(requestId: 3, status: [Self.fullStatus, MediaStatus(mediaSessionId: 1, playerState: .idle)],
-                                               customData: Self.custom)
+        let statusMessage = MediaStatusMessage(
+            requestId: 3, status: [Self.fullStatus, MediaStatus(mediaSessionId: 1, playerState: .idle)],
+            customData: Self.custom)
         #expect(unset(MediaStatusMessage(requestId: 3, status: [Self.fullStatus], customData: Self.custom)) == [])
         same(.mediaStatus(statusMessage), "status")
 
-        var load = LoadRequest(requestId: 4, media: Self.fullMedia, autoplay: false, currentTime: 2, activeTrackIds: [1],
-                               playbackRate: 0.5, customData: Self.custom)
+        var load = LoadRequest(
+            requestId: 4, media: Self.fullMedia, autoplay: false, currentTime: 2, activeTrackIds: [1],
+            playbackRate: 0.5, customData: Self.custom)
         load.sessionId = "s"
         load.mediaSessionId = 1
         load.queueData = Self.fullStatus.queueData
@@ -240,7 +267,8 @@ import Testing
         var session = MediaSessionRequest(requestId: 5, mediaSessionId: 1, customData: Self.custom, options: 2)
         session.sessionId = "s"
         #expect(unset(session) == [])
-        for m in [MediaMessage.play(session), .pause(session), .stop(session), .skipAd(session), .getStatus(session), .queueNext(session), .queuePrev(session)] {
+        for m in [MediaMessage.play(session), .pause(session), .stop(session), .skipAd(session), .getStatus(session), .queueNext(session), .queuePrev(session)]
+        {
             same(m, m.type)
         }
         let seek = SeekRequest(requestId: 6, mediaSessionId: 1, currentTime: 10, relativeTime: -5, resumeState: .playbackPause, customData: Self.custom)
@@ -284,8 +312,13 @@ func mutatedFixtures(seed: UInt64, each: Int) throws -> [(String, CastMessage)] 
         let original = Array(text.utf8)
         for _ in 0..<each {
             let bytes = rng.mutate(original, maxEdits: 2, alphabet: alphabet)
-            out.append((name, CastMessage(sourceID: message.sourceID, destinationID: message.destinationID,
-                                          namespace: message.namespace, payload: .string(String(decoding: bytes, as: UTF8.self)))))
+            out.append(
+                (
+                    name,
+                    CastMessage(
+                        sourceID: message.sourceID, destinationID: message.destinationID,
+                        namespace: message.namespace, payload: .string(String(decoding: bytes, as: UTF8.self)))
+                ))
         }
     }
     return out

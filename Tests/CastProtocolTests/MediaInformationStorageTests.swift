@@ -9,9 +9,10 @@ import Testing
 
 @Suite struct MediaInformationStorageTests {
     static func sample() -> MediaInformation {
-        MediaInformation(contentId: "https://example.com/a.mp4", contentType: "video/mp4",
-                         metadata: MediaMetadata(metadataType: .movie, title: "A"), duration: 60,
-                         tracks: [MediaTrack(trackId: 1, type: .text, language: "en")])
+        MediaInformation(
+            contentId: "https://example.com/a.mp4", contentType: "video/mp4",
+            metadata: MediaMetadata(metadataType: .movie, title: "A"), duration: 60,
+            tracks: [MediaTrack(trackId: 1, type: .text, language: "en")])
     }
 
     @Test func aChangedCopyLeavesTheOriginalAlone() {
@@ -119,7 +120,10 @@ import Testing
         let tree = try CastJSON.decodeThroughTree(MediaMessage.self, fromUTF8: Array(text.utf8), namespace: "media")
         let foundation = try JSONDecoder().decode(MediaMessage.self, from: Data(text.utf8))
         #expect(onePass == tree && tree == foundation)
-        guard case .mediaStatus(let m) = onePass else { Issue.record("not a status"); return }
+        guard case .mediaStatus(let m) = onePass else {
+            Issue.record("not a status")
+            return
+        }
         #expect(m.status == [status])
     }
 

@@ -28,9 +28,10 @@ import Testing
                     for readable in Set([n, 8, 16, max(n, 8)]) where readable >= n {
                         // Pad so a whole word may be read when `readable` says so.
                         let padded = text + Array(repeating: 0xEE, count: 16)
-                        let made = try #require(padded.withUnsafeBufferPointer {
-                            SmallASCIIString.make($0.baseAddress!, count: n, readable: readable)
-                        })
+                        let made = try #require(
+                            padded.withUnsafeBufferPointer {
+                                SmallASCIIString.make($0.baseAddress!, count: n, readable: readable)
+                            })
                         #expect(made == expected)
                         #expect(Array(made.utf8) == text)
                         #expect(made.utf8.count == n && made.count == expected.count)
@@ -75,7 +76,8 @@ import Testing
         let escaped = try #require(try JSONValue(parsing: Array(#"{"abcdefghij":1,"x":0,"\u0061bcdefghij":2}"#.utf8)).objectValue)
         #expect(escaped.keys == ["abcdefghij", "x"])
         #expect(escaped["abcdefghij"] == 2)
-        let long = try #require(try JSONValue(parsing: Array(#"{"supportedMediaCommands":1,"supportedMediaCommandz":2,"supportedMediaCommands":3}"#.utf8)).objectValue)
+        let long = try #require(
+            try JSONValue(parsing: Array(#"{"supportedMediaCommands":1,"supportedMediaCommandz":2,"supportedMediaCommands":3}"#.utf8)).objectValue)
         #expect(long.keys == ["supportedMediaCommands", "supportedMediaCommandz"])
         #expect(long["supportedMediaCommands"] == 3)
         let middle = try #require(try JSONValue(parsing: Array(#"{"abcdefgh_ijklmnopq":1,"abcdefgh-ijklmnopq":2}"#.utf8)).objectValue)
@@ -91,7 +93,8 @@ import Testing
 /// object's names are checked against its own, whatever was read inside its members.
 @Suite struct RepeatedNamesInNestedObjects {
     @Test func everyLevelKeepsItsNamesOnce() throws {
-        let text = #"{"a":1,"b":{"c":1,"d":{"e":{"f":1,"g":2},"h":[{"i":1},{"i":2,"i":3}]},"c":{"x":1,"y":2,"z":3,"w":4,"v":5,"u":6,"t":7},"k":2},"l":[1],"b":3,"m":{}}"#
+        let text =
+            #"{"a":1,"b":{"c":1,"d":{"e":{"f":1,"g":2},"h":[{"i":1},{"i":2,"i":3}]},"c":{"x":1,"y":2,"z":3,"w":4,"v":5,"u":6,"t":7},"k":2},"l":[1],"b":3,"m":{}}"#
         let v = try JSONValue(parsing: Array(text.utf8))
         let top = try #require(v.objectValue)
         #expect(top.keys == ["a", "b", "l", "m"])

@@ -15,15 +15,24 @@ func receiver(_ text: String) throws(CastProtocolError) -> ReceiverMessage {
 
 @Suite struct TolerantDecoding {
     @Test func unknownFieldsAreIgnored() throws {
-        let m = try media(#"{"type":"MEDIA_STATUS","requestId":3,"futureField":{"x":1},"status":[{"mediaSessionId":1,"playerState":"PAUSED","newThing":[1,2],"media":{"contentId":"a","brandNew":true}}]}"#)
-        guard case .mediaStatus(let s) = m else { Issue.record("\(m)"); return }
+        let m = try media(
+            #"{"type":"MEDIA_STATUS","requestId":3,"futureField":{"x":1},"status":[{"mediaSessionId":1,"playerState":"PAUSED","newThing":[1,2],"media":{"contentId":"a","brandNew":true}}]}"#
+        )
+        guard case .mediaStatus(let s) = m else {
+            Issue.record("\(m)")
+            return
+        }
         #expect(s.status.first?.playerState == .paused)
         #expect(s.status.first?.media?.contentId == "a")
     }
 
     @Test func unknownEnumValuesAreKeptNotFatal() throws {
-        let text = #"{"type":"MEDIA_STATUS","requestId":0,"status":[{"mediaSessionId":1,"playerState":"WARPING","idleReason":"SOLAR_FLARE","repeatMode":"REPEAT_FOREVER","media":{"contentId":"a","streamType":"HOLOGRAM","metadata":{"metadataType":42,"title":"t"},"tracks":[{"trackId":1,"type":"SMELL","subtype":"AROMA"}],"textTrackStyle":{"edgeType":"GLOW","fontStyle":"WIDE","fontGenericFamily":"GOTHIC","windowType":"OVAL"}}}]}"#
-        guard case .mediaStatus(let m) = try media(text), let s = m.status.first else { Issue.record("not a status"); return }
+        let text =
+            #"{"type":"MEDIA_STATUS","requestId":0,"status":[{"mediaSessionId":1,"playerState":"WARPING","idleReason":"SOLAR_FLARE","repeatMode":"REPEAT_FOREVER","media":{"contentId":"a","streamType":"HOLOGRAM","metadata":{"metadataType":42,"title":"t"},"tracks":[{"trackId":1,"type":"SMELL","subtype":"AROMA"}],"textTrackStyle":{"edgeType":"GLOW","fontStyle":"WIDE","fontGenericFamily":"GOTHIC","windowType":"OVAL"}}}]}"#
+        guard case .mediaStatus(let m) = try media(text), let s = m.status.first else {
+            Issue.record("not a status")
+            return
+        }
         #expect(s.playerState == .unknown("WARPING"))
         #expect(!s.playerState.isKnown)
         #expect(s.idleReason == .unknown("SOLAR_FLARE"))
@@ -38,8 +47,13 @@ func receiver(_ text: String) throws(CastProtocolError) -> ReceiverMessage {
     }
 
     @Test func numbersArriveAsIntOrFloat() throws {
-        let m = try media(#"{"type":"MEDIA_STATUS","requestId":5.0,"status":[{"mediaSessionId":1.0,"playerState":"PLAYING","currentTime":12,"playbackRate":2,"supportedMediaCommands":12303.0,"activeTrackIds":[1.0,2],"volume":{"level":1,"muted":false},"media":{"contentId":"x","duration":60,"metadata":{"metadataType":1.0,"images":[{"url":"u","width":480.0,"height":720}]}}}]}"#)
-        guard case .mediaStatus(let s) = m, let st = s.status.first else { Issue.record("\(m)"); return }
+        let m = try media(
+            #"{"type":"MEDIA_STATUS","requestId":5.0,"status":[{"mediaSessionId":1.0,"playerState":"PLAYING","currentTime":12,"playbackRate":2,"supportedMediaCommands":12303.0,"activeTrackIds":[1.0,2],"volume":{"level":1,"muted":false},"media":{"contentId":"x","duration":60,"metadata":{"metadataType":1.0,"images":[{"url":"u","width":480.0,"height":720}]}}}]}"#
+        )
+        guard case .mediaStatus(let s) = m, let st = s.status.first else {
+            Issue.record("\(m)")
+            return
+        }
         #expect(s.requestId == 5)
         #expect(st.mediaSessionId == 1)
         #expect(st.currentTime == 12)
@@ -52,16 +66,27 @@ func receiver(_ text: String) throws(CastProtocolError) -> ReceiverMessage {
 
     @Test func customDataIsAnyJSON() throws {
         let m = try media(#"{"type":"PLAY","requestId":1,"mediaSessionId":1,"customData":{"a":[1,2.5,"x",null,true,{"b":{}}]}}"#)
-        guard case .play(let p) = m else { Issue.record("\(m)"); return }
+        guard case .play(let p) = m else {
+            Issue.record("\(m)")
+            return
+        }
         #expect(p.customData == ["a": [1, 2.5, "x", nil, true, ["b": [:]]]])
         let scalar = try media(#"{"type":"PLAY","requestId":1,"mediaSessionId":1,"customData":"just a string"}"#)
-        guard case .play(let q) = scalar else { Issue.record("\(scalar)"); return }
+        guard case .play(let q) = scalar else {
+            Issue.record("\(scalar)")
+            return
+        }
         #expect(q.customData == "just a string")
     }
 
     @Test func namespacesAsObjectsOrStrings() throws {
-        let m = try receiver(#"{"type":"RECEIVER_STATUS","requestId":1,"status":{"applications":[{"appId":"CC1AD845","sessionId":"s","transportId":"t","namespaces":["urn:x-cast:com.google.cast.media",{"name":"urn:x-cast:x.y"}]}]}}"#)
-        guard case .receiverStatus(let s) = m else { Issue.record("\(m)"); return }
+        let m = try receiver(
+            #"{"type":"RECEIVER_STATUS","requestId":1,"status":{"applications":[{"appId":"CC1AD845","sessionId":"s","transportId":"t","namespaces":["urn:x-cast:com.google.cast.media",{"name":"urn:x-cast:x.y"}]}]}}"#
+        )
+        guard case .receiverStatus(let s) = m else {
+            Issue.record("\(m)")
+            return
+        }
         let app = try #require(s.status.runningApp)
         #expect(app.handles(CastNamespace.mediaURN))
         #expect(app.handles("urn:x-cast:x.y"))
@@ -77,7 +102,8 @@ func receiver(_ text: String) throws(CastProtocolError) -> ReceiverMessage {
     @Test func duplicateRequestIdInBothSpellings() throws {
         for spelling in ["DUPLICATE_REQUEST_ID", "DUPLICATE_REQUESTID"] {
             guard case .invalidRequest(let e) = try media(#"{"type":"INVALID_REQUEST","requestId":2,"reason":"\#(spelling)"}"#) else {
-                Issue.record("not an error"); continue
+                Issue.record("not an error")
+                continue
             }
             #expect(e.reason == .duplicateRequestID)
         }
@@ -106,7 +132,10 @@ func receiver(_ text: String) throws(CastProtocolError) -> ReceiverMessage {
             _ = try media(text)
             Issue.record("decoded \(text)")
         } catch {
-            guard case .invalidJSON(let ns, let reason) = error else { Issue.record("\(error)"); return }
+            guard case .invalidJSON(let ns, let reason) = error else {
+                Issue.record("\(error)")
+                return
+            }
             #expect(ns == CastNamespace.mediaURN)
             #expect(reason.contains(expected), "\(reason)")
             #expect(error.description.contains(CastNamespace.mediaURN))

@@ -19,8 +19,9 @@ import Testing
     /// model: status, media, metadata, tracks, style, breaks, clips, queue, volume, ...) and
     /// once with the fewest.
     static var messages: [(String, MediaMessage)] {
-        var load = LoadRequest(requestId: 4, media: Full.fullMedia, autoplay: false, currentTime: 2, activeTrackIds: [1],
-                               playbackRate: 0.5, customData: Full.custom)
+        var load = LoadRequest(
+            requestId: 4, media: Full.fullMedia, autoplay: false, currentTime: 2, activeTrackIds: [1],
+            playbackRate: 0.5, customData: Full.custom)
         load.sessionId = "s"
         load.mediaSessionId = 1
         load.queueData = Full.fullStatus.queueData
@@ -31,15 +32,30 @@ import Testing
         var metadata = MediaMetadata(metadataType: .unknown(42))
         metadata.originalAirdate = "2001-01-01"
         return [
-            ("status", .mediaStatus(MediaStatusMessage(requestId: 3, status: [Full.fullStatus, MediaStatus(mediaSessionId: 1, playerState: .idle)],
-                                                       customData: Full.custom))),
+            (
+                "status",
+                .mediaStatus(
+                    MediaStatusMessage(
+                        requestId: 3, status: [Full.fullStatus, MediaStatus(mediaSessionId: 1, playerState: .idle)],
+                        customData: Full.custom))
+            ),
             ("load", .load(load)),
             ("play", .play(session)), ("pause", .pause(session)), ("stop", .stop(session)), ("skipAd", .skipAd(session)),
             ("getStatus", .getStatus(session)), ("queueNext", .queueNext(session)), ("queuePrev", .queuePrev(session)),
-            ("seek", .seek(SeekRequest(requestId: 6, mediaSessionId: 1, currentTime: 10, relativeTime: -5, resumeState: .playbackPause,
-                                       customData: Full.custom))),
-            ("rate", .setPlaybackRate(SetPlaybackRateRequest(requestId: 7, mediaSessionId: 1, playbackRate: 2, relativePlaybackRate: 0.25,
-                                                             customData: Full.custom))),
+            (
+                "seek",
+                .seek(
+                    SeekRequest(
+                        requestId: 6, mediaSessionId: 1, currentTime: 10, relativeTime: -5, resumeState: .playbackPause,
+                        customData: Full.custom))
+            ),
+            (
+                "rate",
+                .setPlaybackRate(
+                    SetPlaybackRateRequest(
+                        requestId: 7, mediaSessionId: 1, playbackRate: 2, relativePlaybackRate: 0.25,
+                        customData: Full.custom))
+            ),
             ("empty status", .mediaStatus(MediaStatusMessage(requestId: nil, status: []))),
             ("bare get status", .getStatus(MediaSessionRequest(requestId: 1, mediaSessionId: nil))),
             ("bare rate", .setPlaybackRate(SetPlaybackRateRequest(requestId: 1, mediaSessionId: nil))),

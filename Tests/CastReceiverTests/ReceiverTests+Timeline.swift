@@ -174,7 +174,9 @@ extension ReceiverTests {
         try await b.connect(to: t)
         func item(_ n: Int, preload: Double? = nil) -> QueueItem {
             QueueItem(
-                media: MediaInformation(contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg", metadata: MediaMetadata(metadataType: .musicTrack, title: "Song \(n)"), duration: 30),
+                media: MediaInformation(
+                    contentId: "https://example.com/\(n).mp3", contentType: "audio/mpeg",
+                    metadata: MediaMetadata(metadataType: .musicTrack, title: "Song \(n)"), duration: 30),
                 autoplay: true, preloadTime: preload)
         }
         try await a.send(MediaMessage.queueLoad(QueueLoadRequest(requestId: 2, items: (1...5).map { item($0, preload: 10) }, startIndex: 0)), to: t)
@@ -193,8 +195,10 @@ extension ReceiverTests {
         guard case .invalidRequest = try await b.mediaReply(requestId: 5) else { return XCTFail("empty QUEUE_GET_ITEMS accepted") }
 
         // An insert by A reaches both senders as a numbered QUEUE_CHANGE.
-        a.clear(); b.clear()
-        _ = try await status(a, t, requestId: 6, .queueInsert(QueueInsertRequest(requestId: 6, mediaSessionId: session, items: [item(6)], insertBefore: ids[2])))
+        a.clear()
+        b.clear()
+        _ = try await status(
+            a, t, requestId: 6, .queueInsert(QueueInsertRequest(requestId: 6, mediaSessionId: session, items: [item(6)], insertBefore: ids[2])))
         let ca = try await queueChange(a), cb = try await queueChange(b)
         XCTAssertEqual(ca, cb)
         XCTAssertEqual(ca.changeType, .insert)
@@ -203,7 +207,8 @@ extension ReceiverTests {
         let seq = try XCTUnwrap(ca.sequenceNumber)
         // Reorder by B: UPDATE with the whole order; remove: REMOVE; numbers go up by one.
         a.clear()
-        _ = try await status(b, t, requestId: 7, .queueReorder(QueueItemsRequest(requestId: 7, mediaSessionId: session, itemIds: [ids[4]], insertBefore: ids[0])))
+        _ = try await status(
+            b, t, requestId: 7, .queueReorder(QueueItemsRequest(requestId: 7, mediaSessionId: session, itemIds: [ids[4]], insertBefore: ids[0])))
         let reorder = try await queueChange(a)
         XCTAssertEqual(reorder.changeType, .update)
         XCTAssertEqual(reorder.itemIds, [ids[4], ids[0], ids[1], newID, ids[2], ids[3]])
@@ -243,7 +248,9 @@ extension ReceiverTests {
         try await startServer()
         let a = try await sender()
         let t = try await launch(a)
-        let items = (1...4).map { QueueItem(media: MediaInformation(contentId: "https://example.com/\($0).mp3", contentType: "audio/mpeg", duration: 10), autoplay: true) }
+        let items = (1...4).map {
+            QueueItem(media: MediaInformation(contentId: "https://example.com/\($0).mp3", contentType: "audio/mpeg", duration: 10), autoplay: true)
+        }
         try await a.send(MediaMessage.queueLoad(QueueLoadRequest(requestId: 2, items: items, startIndex: 3, repeatMode: .allAndShuffle)), to: t)
         let st = try await a.firstStatus(requestId: 2)
         XCTAssertEqual(st.repeatMode, .allAndShuffle)

@@ -57,8 +57,12 @@ class ReceiverTestCase: XCTestCase, @unchecked Sendable {
         metadata: MediaMetadata(metadataType: .movie, title: "Sintel", images: [CastImage(url: "https://example.com/p.jpg", width: 480, height: 720)]),
         duration: 100,
         tracks: [
-            MediaTrack(trackId: 1, type: .text, subtype: .subtitles, trackContentId: "https://example.com/en.vtt", trackContentType: "text/vtt", name: "English", language: "en-US"),
-            MediaTrack(trackId: 2, type: .text, subtype: .subtitles, trackContentId: "https://example.com/fr.vtt", trackContentType: "text/vtt", name: "Français", language: "fr"),
+            MediaTrack(
+                trackId: 1, type: .text, subtype: .subtitles, trackContentId: "https://example.com/en.vtt", trackContentType: "text/vtt", name: "English",
+                language: "en-US"),
+            MediaTrack(
+                trackId: 2, type: .text, subtype: .subtitles, trackContentId: "https://example.com/fr.vtt", trackContentType: "text/vtt", name: "Français",
+                language: "fr"),
         ])
 
     static let withAds: MediaInformation = {
@@ -77,7 +81,9 @@ class ReceiverTestCase: XCTestCase, @unchecked Sendable {
         return m
     }()
 
-    func load(_ s: TestSender, on transport: String, media: MediaInformation = movie, requestId: Int = 10, autoplay: Bool = true, currentTime: Double? = nil) async throws -> MediaStatus {
+    func load(
+        _ s: TestSender, on transport: String, media: MediaInformation = movie, requestId: Int = 10, autoplay: Bool = true, currentTime: Double? = nil
+    ) async throws -> MediaStatus {
         try await s.send(MediaMessage.load(LoadRequest(requestId: requestId, media: media, autoplay: autoplay, currentTime: currentTime)), to: transport)
         let reply = try await s.mediaStatus(requestId: requestId)
         return try XCTUnwrap(reply.status.first)
@@ -110,7 +116,8 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         guard case .launchError(let e) = try await s.receiverReply(requestId: 2) else { return XCTFail("no LAUNCH_ERROR") }
         XCTAssertEqual(e.reason, .notFound)
 
-        try await s.send(ReceiverMessage.getAppAvailability(AppAvailabilityRequest(requestId: 3, appId: ["CC1AD845", "ABCD1234", "DEADBEEF"])), to: CastEndpoint.receiver)
+        try await s.send(
+            ReceiverMessage.getAppAvailability(AppAvailabilityRequest(requestId: 3, appId: ["CC1AD845", "ABCD1234", "DEADBEEF"])), to: CastEndpoint.receiver)
         guard case .appAvailability(let a) = try await s.receiverReply(requestId: 3) else { return XCTFail("no availability") }
         XCTAssertEqual(a.availability, ["CC1AD845": "APP_AVAILABLE", "ABCD1234": "APP_AVAILABLE", "DEADBEEF": "APP_UNAVAILABLE"])
 
@@ -210,7 +217,8 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         guard case .invalidRequest(let unknownTrack) = try await s.mediaReply(requestId: 15) else { return XCTFail("unknown track accepted") }
         XCTAssertEqual(unknownTrack.reason, .invalidParams)
         let style = TextTrackStyle(foregroundColor: "#00FF00FF", edgeType: .dropShadow, fontScale: 1.5, fontGenericFamily: .serif)
-        now = try await status(s, t, requestId: 16, .editTracksInfo(EditTracksInfoRequest(requestId: 16, mediaSessionId: id, activeTrackIds: [], textTrackStyle: style)))
+        now = try await status(
+            s, t, requestId: 16, .editTracksInfo(EditTracksInfoRequest(requestId: 16, mediaSessionId: id, activeTrackIds: [], textTrackStyle: style)))
         XCTAssertEqual(now.activeTrackIds, [])
         XCTAssertEqual(now.media?.textTrackStyle, style)
         now = try await status(s, t, requestId: 17, .editTracksInfo(EditTracksInfoRequest(requestId: 17, mediaSessionId: id, language: "fr")))
@@ -263,8 +271,9 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         _ = try await status(b, t, requestId: 3, .pause(MediaSessionRequest(requestId: 3, mediaSessionId: loaded.mediaSessionId)))
         let aSawPause = try await a.mediaStatus(requestId: 0)
         XCTAssertEqual(aSawPause.status.first?.playerState, .paused)
-        XCTAssertFalse(a.received.contains { (try? $0.decoded()).map { m in if case .media(.mediaStatus(let s)) = m { s.requestId == 3 } else { false } } ?? false },
-                       "only the asker gets its requestId")
+        XCTAssertFalse(
+            a.received.contains { (try? $0.decoded()).map { m in if case .media(.mediaStatus(let s)) = m { s.requestId == 3 } else { false } } ?? false },
+            "only the asker gets its requestId")
         // Device volume: a RECEIVER_STATUS with requestId 0 reaches the other sender.
         try await b.send(ReceiverMessage.setVolume(SetVolumeRequest(requestId: 4, volume: Volume(level: 0.3))), to: CastEndpoint.receiver)
         _ = try await b.receiverReply(requestId: 4)

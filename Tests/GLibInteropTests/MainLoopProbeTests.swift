@@ -19,12 +19,18 @@ final class MainLoopProbeTests: XCTestCase {
         defer { unlink(path) }
         let probe = try XCTUnwrap(MainLoopProbe(path: path))
         var ticks = 0
-        GLibSource.timeout(ms: 5) { ticks += 1; return ticks < 10 }
+        GLibSource.timeout(ms: 5) {
+            ticks += 1
+            return ticks < 10
+        }
         iterate { ticks >= 10 }
         let before = ProcessInfo.processInfo.systemUptime
         usleep(150_000)  // the main loop cannot run its sources meanwhile
         var after = 0
-        GLibSource.timeout(ms: 30) { after += 1; return after < 3 }
+        GLibSource.timeout(ms: 30) {
+            after += 1
+            return after < 3
+        }
         iterate { after >= 3 }
         probe.finish()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")

@@ -80,8 +80,9 @@ final class MainLoopTests: XCTestCase {
             // The name screen readers get is the accessible label, read back from GTK's AT context.
             label.setAccessibleName("Elapsed time")
             XCTAssertTrue(cgtk_accessible_label_is(label.pointer, "Elapsed time") != 0)
-            XCTAssertFalse(cgtk_accessible_label_is(label.pointer, "Remaining time") != 0,
-                           "a different name must not match")
+            XCTAssertFalse(
+                cgtk_accessible_label_is(label.pointer, "Remaining time") != 0,
+                "a different name must not match")
             let token = observe {
                 label.text = "n=\(counter.value)"
                 label.setAccessibleName("Count \(counter.value)")

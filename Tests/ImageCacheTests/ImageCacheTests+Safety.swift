@@ -201,6 +201,8 @@ extension ImageCacheTests {
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
             dir = dir.deletingLastPathComponent()
         }
-        throw NSError(domain: "ImageCacheTests", code: 2, userInfo: [NSLocalizedDescriptionKey: "helper \(name) not built next to \(me.path); run `swift build --build-tests` first"])
+        throw NSError(
+            domain: "ImageCacheTests", code: 2,
+            userInfo: [NSLocalizedDescriptionKey: "helper \(name) not built next to \(me.path); run `swift build --build-tests` first"])
     }
 }

@@ -55,8 +55,9 @@ final class PickerTests: XCTestCase {
         for c in cases {
             for use in ImageUse.allCases {
                 let picked = picker.pickImage(from: c.images, for: ImageRequest(use: use, size: c.size))
-                XCTAssertEqual(picked.map { String($0.url.dropFirst("http://h/".count)) }, c.expected,
-                               "use \(use), size \(c.size)", line: c.line)
+                XCTAssertEqual(
+                    picked.map { String($0.url.dropFirst("http://h/".count)) }, c.expected,
+                    "use \(use), size \(c.size)", line: c.line)
             }
         }
     }

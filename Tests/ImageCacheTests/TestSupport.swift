@@ -38,7 +38,8 @@ final class ImageServer: @unchecked Sendable {
             text += String(decoding: data, as: UTF8.self)
         }
         guard let line = text.split(separator: "\n").first, line.hasPrefix("PORT "),
-              let port = Int(line.dropFirst(5)) else {
+            let port = Int(line.dropFirst(5))
+        else {
             process.terminate()
             throw NSError(domain: "ImageServer", code: 1, userInfo: [NSLocalizedDescriptionKey: "server did not start: \(text)"])
         }
@@ -92,8 +93,10 @@ func makeTemporaryDirectory() throws -> String {
     return path
 }
 
-func assertThrows<T>(_ expression: @autoclosure () async throws -> T, file: StaticString = #filePath, line: UInt = #line,
-                     _ check: (ImageCacheError) -> Bool) async {
+func assertThrows<T>(
+    _ expression: @autoclosure () async throws -> T, file: StaticString = #filePath, line: UInt = #line,
+    _ check: (ImageCacheError) -> Bool
+) async {
     do {
         _ = try await expression()
         XCTFail("expected an ImageCacheError", file: file, line: line)

@@ -159,7 +159,9 @@ final class PlaybackMemoryTests: XCTestCase {
     func testAQueueRemembersItsItem() throws {
         let m = memory
         let key = try XCTUnwrap(PlaybackKey.queue(sources: ["https://example.com/1.mp3", "https://example.com/2.mp3", "https://example.com/3.mp3"]))
-        XCTAssertEqual(try m.remember(key, at: 70, duration: 180, item: 1, of: 3), ResumePoint(position: 70, duration: 180, item: 1, savedAt: m.position(for: key)!.savedAt))
+        XCTAssertEqual(
+            try m.remember(key, at: 70, duration: 180, item: 1, of: 3),
+            ResumePoint(position: 70, duration: 180, item: 1, savedAt: m.position(for: key)!.savedAt))
         // The start of an item after the first: that item from its start.
         XCTAssertEqual(try m.remember(key, at: 3, duration: 180, item: 2, of: 3)?.item, 2)
         XCTAssertEqual(m.position(for: key)?.position, 0)

@@ -43,7 +43,8 @@ final class QueueSourcesTests: XCTestCase {
     func testNaturalOrder() {
         let sorted = ["10 - y.mp3", "2 - x.mp3", "1 - a.mp3", "Track 007.mp3", "track 7.mp3", "b.mp3", "A.mp3", "track 10.mp3", "track 9b.mp3", "track 9a.mp3"]
             .sorted(by: QueueSources.naturalLess)
-        XCTAssertEqual(sorted, ["1 - a.mp3", "2 - x.mp3", "10 - y.mp3", "A.mp3", "b.mp3", "track 7.mp3", "Track 007.mp3", "track 9a.mp3", "track 9b.mp3", "track 10.mp3"])
+        XCTAssertEqual(
+            sorted, ["1 - a.mp3", "2 - x.mp3", "10 - y.mp3", "A.mp3", "b.mp3", "track 7.mp3", "Track 007.mp3", "track 9a.mp3", "track 9b.mp3", "track 10.mp3"])
         // A strict weak order: irreflexive, and consistent both ways.
         for a in sorted { XCTAssertFalse(QueueSources.naturalLess(a, a)) }
         XCTAssertTrue(QueueSources.naturalLess("disc1", "disc01x"))
@@ -93,7 +94,9 @@ final class QueueSourcesTests: XCTestCase {
     func testM3UWithExtinfTitlesRelativeAbsoluteAndURLs() throws {
         let one = try touch("music/01 One.mp3")
         try touch("music/sub/02 Two.mp3")
-        let list = try write("music/list.m3u8", """
+        let list = try write(
+            "music/list.m3u8",
+            """
             #EXTM3U
             #EXTINF:181,Band – Ünïcode One
             \(one)
@@ -121,7 +124,9 @@ final class QueueSourcesTests: XCTestCase {
 
     func testHostileM3U() throws {
         try touch("ok.mp3")
-        let list = try write("bad.m3u", """
+        let list = try write(
+            "bad.m3u",
+            """
             #EXTINF:1,Fine
             ok.mp3
             javascript:alert(1)
@@ -172,7 +177,9 @@ final class QueueSourcesTests: XCTestCase {
     func testPLSInTheOrderOfItsNumbers() throws {
         try touch("b.mp3")
         try touch("a.mp3")
-        let list = try write("radio.pls", """
+        let list = try write(
+            "radio.pls",
+            """
             [playlist]
             File2=b.mp3
             Title2=Bee
@@ -196,7 +203,9 @@ final class QueueSourcesTests: XCTestCase {
     func testXSPFWithRelativeURIsAndTitles() throws {
         try touch("My Music/01 First.mp3")
         let abs = try touch("abs.mp3")
-        let list = try write("list.xspf", """
+        let list = try write(
+            "list.xspf",
+            """
             <?xml version="1.0" encoding="UTF-8"?>
             <playlist version="1" xmlns="http://xspf.org/ns/0/">
               <trackList>
@@ -214,7 +223,9 @@ final class QueueSourcesTests: XCTestCase {
     }
 
     func testHostileXSPF() throws {
-        let bomb = try write("bomb.xspf", """
+        let bomb = try write(
+            "bomb.xspf",
+            """
             <?xml version="1.0"?>
             <!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">]>
             <playlist><trackList><track><location>&lol2;</location></track></trackList></playlist>

@@ -50,8 +50,9 @@ final class ResumeTrackerTests: XCTestCase {
     func testAQueueWritesItsItem() {
         var t = ResumeTracker(key: .link("https://example.com/q"), interval: 15)
         XCTAssertEqual(t.status(.playing(rate: 1), position: 20, duration: 180, item: 0, itemCount: 3, at: at(0)), remember(20, 180, item: 0, of: 3))
-        XCTAssertEqual(t.status(.playing(rate: 1), position: 0, duration: 200, item: 1, itemCount: 3, at: at(2)), remember(0, 200, item: 1, of: 3),
-                       "another item: at once")
+        XCTAssertEqual(
+            t.status(.playing(rate: 1), position: 0, duration: 200, item: 1, itemCount: 3, at: at(2)), remember(0, 200, item: 1, of: 3),
+            "another item: at once")
         // Between items a device may be IDLE/FINISHED for a moment.
         XCTAssertEqual(t.status(.ended(finished: true), position: nil, duration: nil, at: at(200)), remember(0, nil, item: 2, of: 3))
         XCTAssertFalse(t.isDone)

@@ -117,8 +117,9 @@ final class SubtitleTests: XCTestCase {
         german.language = { ["en": "Englisch", "fr": "Französisch"][$0.code] ?? $0.englishName }
         german.withTitle = { "\($0) · \($1)" }
         XCTAssertEqual(TrackFacts(kind: .audio, language: "eng", title: "Commentary", origin: .stream(number: 1)).name(german), "Englisch · Commentary")
-        XCTAssertEqual(TrackFacts(kind: .text, language: "en", title: "Englisch", origin: .track(id: 1)).name(german), "Englisch",
-                       "a name made in these words reads the same when it comes back from the device")
+        XCTAssertEqual(
+            TrackFacts(kind: .text, language: "en", title: "Englisch", origin: .track(id: 1)).name(german), "Englisch",
+            "a name made in these words reads the same when it comes back from the device")
     }
 
     /// The subtitle file turned on at cast time (SidecarSubtitles.preferred).

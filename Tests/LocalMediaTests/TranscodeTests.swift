@@ -85,7 +85,8 @@ final class TranscodeTests: XCTestCase {
 
     func testFLACWithCoverArtIsServedAsItIs() async throws {
         try ffmpeg(["-f", "lavfi", "-i", "color=c=blue:size=32x32", "-frames:v", "1", "\(dir!)/c.png"])
-        try ffmpeg(tone + ["-i", "\(dir!)/c.png", "-map", "0", "-map", "1", "-c:a", "flac", "-c:v", "png", "-disposition:v", "attached_pic", "\(dir!)/song.flac"])
+        try ffmpeg(
+            tone + ["-i", "\(dir!)/c.png", "-map", "0", "-map", "1", "-c:a", "flac", "-c:v", "png", "-disposition:v", "attached_pic", "\(dir!)/song.flac"])
         let p = try await plan("song.flac")
         XCTAssertEqual(p.delivery, .direct)
         XCTAssertEqual(actions(p), ["audio:direct", "video:artwork"])

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
-@testable import LocalMedia
 import Testing
+
+@testable import LocalMedia
 
 /// The XML reader XSPF playlists go through: what a well-formed document gives, and a
 /// clear refusal (with its line) for everything that is not well-formed or not allowed.
@@ -31,17 +32,18 @@ struct XMLEventsTests {
               <title>Tom &amp; Jerry &#233;t&#xE9; <![CDATA[<raw> & ]]>end</title><empty/>
             </x:playlist>
             """
-        #expect(try events(doc) == [
-            .start(name: "x:playlist", attributes: ["version": "1", "xmlns:x": "http://xspf.org/ns/0/", "a": "1 < 2 & ☺"]),
-            .text("\n  "),
-            .start(name: "title", attributes: [:]),
-            .text("Tom & Jerry été <raw> & end"),
-            .end(name: "title"),
-            .start(name: "empty", attributes: [:]),
-            .end(name: "empty"),
-            .text("\n"),
-            .end(name: "x:playlist"),
-        ])
+        #expect(
+            try events(doc) == [
+                .start(name: "x:playlist", attributes: ["version": "1", "xmlns:x": "http://xspf.org/ns/0/", "a": "1 < 2 & ☺"]),
+                .text("\n  "),
+                .start(name: "title", attributes: [:]),
+                .text("Tom & Jerry été <raw> & end"),
+                .end(name: "title"),
+                .start(name: "empty", attributes: [:]),
+                .end(name: "empty"),
+                .text("\n"),
+                .end(name: "x:playlist"),
+            ])
     }
 
     @Test(arguments: [

@@ -1,8 +1,9 @@
+import MPRIS
+import XCTest
+
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 @testable import AppModel
-import MPRIS
-import XCTest
 
 /// Times and counts from a device are shown and published without trusting them to be finite,
 /// positive or to fit an integer (issue 17: a hostile MEDIA_STATUS used to trap here).

@@ -59,15 +59,17 @@ final class MPRISBusTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: storeDir) }
         let client = CastClientConfiguration()
         let store = ManualDeviceStore(fileURL: storeDir.appendingPathComponent("devices.json"))
-        let model = AppModel(directory: DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil),
-                             client: client, preferences: MemoryStylePreferences())
+        let model = AppModel(
+            directory: DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil),
+            client: client, preferences: MemoryStylePreferences())
         model.start()
 
         let name = "CastDeckTest\(getpid())"
         var raised = 0
-        let service = MPRISService(model: model, connection: try DBusConnection.session(),
-                                   hooks: .init(raise: { raised += 1 }, quit: {}),
-                                   desktopEntry: "io.github.castdeck.CastDeck", busName: "org.mpris.MediaPlayer2.\(name)")
+        let service = MPRISService(
+            model: model, connection: try DBusConnection.session(),
+            hooks: .init(raise: { raised += 1 }, quit: {}),
+            desktopEntry: "io.github.castdeck.CastDeck", busName: "org.mpris.MediaPlayer2.\(name)")
         try service.start()
         defer { service.stop() }
 
@@ -79,8 +81,10 @@ final class MPRISBusTests: XCTestCase {
         let device = model.addDevice(address: "127.0.0.1:\(server.port!)", name: "Test TV")!
         await model.connect(to: device)
         // No ad break (seeking is off during one): a plain film.
-        await model.load(MediaInformation(contentId: "http://127.0.0.1:9/film.mp4", contentType: "video/mp4",
-                                          metadata: MediaMetadata(title: "Test Film"), duration: 600))
+        await model.load(
+            MediaInformation(
+                contentId: "http://127.0.0.1:9/film.mp4", contentType: "video/mp4",
+                metadata: MediaMetadata(title: "Test Film"), duration: 600))
         try await waitUntil("playing") { model.isPlaying }
         try await waitUntil("Playing on the bus") { try await self.run(["playerctl", "-p", name, "status"]) == "Playing" }
         let title = try await run(["playerctl", "-p", name, "metadata", "xesam:title"])
@@ -118,8 +122,10 @@ final class MPRISBusTests: XCTestCase {
         }
 
         // Raise reaches the application's hook.
-        _ = try await run(["gdbus", "call", "--session", "--dest", "org.mpris.MediaPlayer2.\(name)",
-                           "--object-path", MPRIS.objectPath, "--method", "org.mpris.MediaPlayer2.Raise"])
+        _ = try await run([
+            "gdbus", "call", "--session", "--dest", "org.mpris.MediaPlayer2.\(name)",
+            "--object-path", MPRIS.objectPath, "--method", "org.mpris.MediaPlayer2.Raise",
+        ])
         XCTAssertEqual(raised, 1)
         await model.disconnect()
     }

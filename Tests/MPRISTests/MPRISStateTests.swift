@@ -9,14 +9,17 @@ import XCTest
 
 /// The rules MPRIS publishes by, from receiver statuses: metadata, track ids, Seeked.
 final class MPRISStateTests: XCTestCase {
-    func status(_ state: PlayerState, at time: Double, rate: Double = 1, item: Int? = nil,
-                content: String = "http://example.com/a.mp4", duration: Double? = 600) -> MediaStatus {
+    func status(
+        _ state: PlayerState, at time: Double, rate: Double = 1, item: Int? = nil,
+        content: String = "http://example.com/a.mp4", duration: Double? = 600
+    ) -> MediaStatus {
         var s = MediaStatus(mediaSessionId: 1, playerState: state)
         s.currentTime = time
         s.playbackRate = rate
         s.currentItemId = item
-        s.media = MediaInformation(contentId: content, metadata: MediaMetadata(title: "Film", subtitle: "Studio"),
-                                   duration: duration)
+        s.media = MediaInformation(
+            contentId: content, metadata: MediaMetadata(title: "Film", subtitle: "Studio"),
+            duration: duration)
         return s
     }
 
@@ -29,8 +32,9 @@ final class MPRISStateTests: XCTestCase {
     }
 
     func testMetadataHasLengthInMicrosecondsAndAFileArtURL() {
-        let media = MediaInformation(contentId: "x", contentUrl: "http://h/x.mp4",
-                                     metadata: MediaMetadata(title: "Big Buck Bunny", subtitle: "Blender"), duration: 596.5)
+        let media = MediaInformation(
+            contentId: "x", contentUrl: "http://h/x.mp4",
+            metadata: MediaMetadata(title: "Big Buck Bunny", subtitle: "Blender"), duration: 596.5)
         let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, artworkPath: "/tmp/a b/é.jpg"))
         XCTAssertEqual(m["mpris:trackid"], .objectPath("/t/1"))
         XCTAssertEqual(m["mpris:length"], .int64(596_500_000))
@@ -84,10 +88,20 @@ final class MPRISStateTests: XCTestCase {
     }
 
     func testDBusValuesRoundTripThroughGVariant() {
-        let v = DBusValue.tuple([.string("org.mpris.MediaPlayer2.Player"),
-                                 .dictionary([("Rate", .double(2)), ("Metadata", .dictionary([("mpris:trackid", .objectPath("/a/1")),
-                                                                                              ("xesam:artist", .strings(["A", "B"]))]))]),
-                                 .strings([]), .int64(-5), .bool(true)])
+        let v = DBusValue.tuple([
+            .string("org.mpris.MediaPlayer2.Player"),
+            .dictionary([
+                ("Rate", .double(2)),
+                (
+                    "Metadata",
+                    .dictionary([
+                        ("mpris:trackid", .objectPath("/a/1")),
+                        ("xesam:artist", .strings(["A", "B"])),
+                    ])
+                ),
+            ]),
+            .strings([]), .int64(-5), .bool(true),
+        ])
         let g = v.gvariant()
         g_variant_ref_sink(g)
         defer { g_variant_unref(g) }

@@ -48,7 +48,10 @@ struct BenchClient {
         do {
             try await session.start()
             try await session.media.load(MediaInformation(contentId: "https://example.com/bench.mp4", contentType: "video/mp4", duration: 3600))
-            for _ in 0..<20 { try await session.media.setPlaybackRate(2); try await session.media.setPlaybackRate(1) }  // warm-up
+            for _ in 0..<20 {
+                try await session.media.setPlaybackRate(2)
+                try await session.media.setPlaybackRate(1)
+            }  // warm-up
             var samples: [Double] = []
             samples.reserveCapacity(iterations)
             let clock = ContinuousClock()

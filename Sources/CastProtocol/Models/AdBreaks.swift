@@ -81,7 +81,9 @@ public struct BreakStatus: Codable, Hashable, Sendable {
     /// Seconds after the clip start when it can be skipped; absent = not skippable.
     public var whenSkippable: Double?
 
-    public init(breakId: String? = nil, breakClipId: String? = nil, currentBreakTime: Double? = nil, currentBreakClipTime: Double? = nil, whenSkippable: Double? = nil) {
+    public init(
+        breakId: String? = nil, breakClipId: String? = nil, currentBreakTime: Double? = nil, currentBreakClipTime: Double? = nil, whenSkippable: Double? = nil
+    ) {
         self.breakId = breakId
         self.breakClipId = breakClipId
         self.currentBreakTime = currentBreakTime

@@ -66,7 +66,10 @@ public struct SeekRequest: Codable, Hashable, Sendable {
     public var resumeState: ResumeState?
     public var customData: JSONValue?
 
-    public init(requestId: Int, mediaSessionId: Int?, currentTime: Double? = nil, relativeTime: Double? = nil, resumeState: ResumeState? = nil, customData: JSONValue? = nil) {
+    public init(
+        requestId: Int, mediaSessionId: Int?, currentTime: Double? = nil, relativeTime: Double? = nil, resumeState: ResumeState? = nil,
+        customData: JSONValue? = nil
+    ) {
         self.requestId = requestId
         self.mediaSessionId = mediaSessionId
         self.currentTime = currentTime
@@ -125,7 +128,10 @@ public struct EditTracksInfoRequest: Codable, Hashable, Sendable {
     public var enableTextTracks: Bool?
     public var customData: JSONValue?
 
-    public init(requestId: Int, mediaSessionId: Int?, activeTrackIds: [Int]? = nil, textTrackStyle: TextTrackStyle? = nil, language: String? = nil, isSuggestedLanguage: Bool? = nil, enableTextTracks: Bool? = nil, customData: JSONValue? = nil) {
+    public init(
+        requestId: Int, mediaSessionId: Int?, activeTrackIds: [Int]? = nil, textTrackStyle: TextTrackStyle? = nil, language: String? = nil,
+        isSuggestedLanguage: Bool? = nil, enableTextTracks: Bool? = nil, customData: JSONValue? = nil
+    ) {
         self.requestId = requestId
         self.mediaSessionId = mediaSessionId
         self.activeTrackIds = activeTrackIds
@@ -215,7 +221,8 @@ public enum MediaMessage: Hashable, Sendable {
         switch self {
         case .load(let r): r.requestId
         case .play(let r), .pause(let r), .stop(let r), .skipAd(let r), .getStatus(let r), .queueNext(let r), .queuePrev(let r),
-            .queueShuffle(let r), .queueGetItemIDs(let r): r.requestId
+            .queueShuffle(let r), .queueGetItemIDs(let r):
+            r.requestId
         case .queueGetItems(let r): r.requestId
         case .queueItemIDs(let m): m.requestId
         case .queueItems(let m): m.requestId

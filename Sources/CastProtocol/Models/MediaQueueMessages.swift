@@ -11,7 +11,9 @@ public struct QueueLoadRequest: Codable, Hashable, Sendable {
     public var repeatMode: RepeatMode?
     public var currentTime: Double?
     public var customData: JSONValue?
-    public init(requestId: Int, items: [QueueItem], startIndex: Int? = 0, repeatMode: RepeatMode? = .off, currentTime: Double? = nil, customData: JSONValue? = nil) {
+    public init(
+        requestId: Int, items: [QueueItem], startIndex: Int? = 0, repeatMode: RepeatMode? = .off, currentTime: Double? = nil, customData: JSONValue? = nil
+    ) {
         self.requestId = requestId
         self.items = items
         self.startIndex = startIndex
@@ -31,7 +33,10 @@ public struct QueueInsertRequest: Codable, Hashable, Sendable {
     public var currentItemIndex: Int?
     public var currentTime: Double?
     public var customData: JSONValue?
-    public init(requestId: Int, mediaSessionId: Int?, items: [QueueItem], insertBefore: Int? = nil, currentItemId: Int? = nil, currentItemIndex: Int? = nil, currentTime: Double? = nil) {
+    public init(
+        requestId: Int, mediaSessionId: Int?, items: [QueueItem], insertBefore: Int? = nil, currentItemId: Int? = nil, currentItemIndex: Int? = nil,
+        currentTime: Double? = nil
+    ) {
         self.requestId = requestId
         self.mediaSessionId = mediaSessionId
         self.items = items
@@ -53,7 +58,10 @@ public struct QueueUpdateRequest: Codable, Hashable, Sendable {
     public var repeatMode: RepeatMode?
     public var shuffle: Bool?
     public var customData: JSONValue?
-    public init(requestId: Int, mediaSessionId: Int?, jump: Int? = nil, currentItemId: Int? = nil, currentTime: Double? = nil, items: [QueueItem]? = nil, repeatMode: RepeatMode? = nil, shuffle: Bool? = nil) {
+    public init(
+        requestId: Int, mediaSessionId: Int?, jump: Int? = nil, currentItemId: Int? = nil, currentTime: Double? = nil, items: [QueueItem]? = nil,
+        repeatMode: RepeatMode? = nil, shuffle: Bool? = nil
+    ) {
         self.requestId = requestId
         self.mediaSessionId = mediaSessionId
         self.jump = jump
@@ -131,7 +139,9 @@ public struct QueueChangeMessage: Codable, Hashable, Sendable {
     /// Only for a reorder (then `changeType` is UPDATE and `itemIds` the whole queue).
     public var reorderItemIds: [Int]?
     public var sequenceNumber: Int?
-    public init(requestId: Int?, changeType: QueueChangeType?, itemIds: [Int]?, insertBefore: Int? = nil, reorderItemIds: [Int]? = nil, sequenceNumber: Int? = nil) {
+    public init(
+        requestId: Int?, changeType: QueueChangeType?, itemIds: [Int]?, insertBefore: Int? = nil, reorderItemIds: [Int]? = nil, sequenceNumber: Int? = nil
+    ) {
         self.requestId = requestId
         self.changeType = changeType
         self.itemIds = itemIds

@@ -45,10 +45,11 @@ public struct MediaInformation: Hashable, Sendable, CopyOnWriteModel {
         textTrackStyle: TextTrackStyle? = nil, breaks: [AdBreak]? = nil, breakClips: [AdBreakClip]? = nil,
         customData: JSONValue? = nil
     ) {
-        self.init(fields: Fields(
-            contentId: contentId, contentUrl: contentUrl, streamType: streamType, contentType: contentType,
-            metadata: metadata, duration: duration, tracks: tracks, textTrackStyle: textTrackStyle,
-            breaks: breaks, breakClips: breakClips, customData: customData))
+        self.init(
+            fields: Fields(
+                contentId: contentId, contentUrl: contentUrl, streamType: streamType, contentType: contentType,
+                metadata: metadata, duration: duration, tracks: tracks, textTrackStyle: textTrackStyle,
+                breaks: breaks, breakClips: breakClips, customData: customData))
     }
 
     public static func == (a: MediaInformation, b: MediaInformation) -> Bool {
@@ -100,7 +101,9 @@ public struct QueueData: Codable, Hashable, Sendable {
     public var startIndex: Int?
     public var startTime: Double?
 
-    public init(id: String? = nil, name: String? = nil, repeatMode: RepeatMode? = nil, items: [QueueItem]? = nil, startIndex: Int? = nil, startTime: Double? = nil) {
+    public init(
+        id: String? = nil, name: String? = nil, repeatMode: RepeatMode? = nil, items: [QueueItem]? = nil, startIndex: Int? = nil, startTime: Double? = nil
+    ) {
         self.id = id
         self.name = name
         self.repeatMode = repeatMode
@@ -210,4 +213,3 @@ public struct MediaStatus: Hashable, Sendable, CopyOnWriteModel {
 
     public func hash(into hasher: inout Hasher) { box.fields.hash(into: &hasher) }
 }
-

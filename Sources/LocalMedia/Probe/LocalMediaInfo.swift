@@ -99,18 +99,22 @@ public struct LocalMediaInfo: Sendable {
     private static func article(_ name: String) -> String { name.first.map { "AEIOUFHLMNRSX".contains($0) } == true ? "an" : "a" }
 
     private static func codecName(_ codec: String) -> String {
-        ["hevc": "HEVC (H.265)", "h264": "H.264", "mpeg4": "MPEG-4 Part 2", "av1": "AV1", "ac3": "AC-3", "eac3": "E-AC-3", "dts": "DTS", "truehd": "Dolby TrueHD"][codec]
+        [
+            "hevc": "HEVC (H.265)", "h264": "H.264", "mpeg4": "MPEG-4 Part 2", "av1": "AV1", "ac3": "AC-3", "eac3": "E-AC-3", "dts": "DTS",
+            "truehd": "Dolby TrueHD",
+        ][codec]
             ?? codec
     }
 
     /// Title, artist, album, track number and year from the tags, else a title made from the file name.
     static func makeMetadata(path: String, kind: MediaKind, probe: MediaProbe?) -> MediaMetadata {
-        let type: MetadataType = switch kind {
-        case .video: .movie
-        case .audio: .musicTrack
-        case .image: .photo
-        default: .generic
-        }
+        let type: MetadataType =
+            switch kind {
+            case .video: .movie
+            case .audio: .musicTrack
+            case .image: .photo
+            default: .generic
+            }
         let fileTitle = { cleanTitle(fileName: (path as NSString).lastPathComponent, isAudio: kind == .audio) }
         var m = MediaMetadata(metadataType: type, title: probe?.tag("title") ?? fileTitle())
         let year = (probe?.tag("date") ?? probe?.tag("year")).flatMap { d in Int(d.prefix(4)) }

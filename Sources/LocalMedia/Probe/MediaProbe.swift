@@ -107,7 +107,9 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
     /// Answered from ``ProbeCache`` when this version of the file was probed before.
     public static func run(path: String, ffprobe: String = "ffprobe", timeout: Duration = .seconds(20)) async throws(LocalMediaError) -> MediaProbe {
         let stamp = FileStamp(path: path)
-        if let stamp, let text = ProbeCache.shared.entry(stamp, tool: ffprobe)?.probe, let probe = try? JSONDecoder().decode(MediaProbe.self, from: Data(text.utf8)) {
+        if let stamp, let text = ProbeCache.shared.entry(stamp, tool: ffprobe)?.probe,
+            let probe = try? JSONDecoder().decode(MediaProbe.self, from: Data(text.utf8))
+        {
             return probe
         }
         let result: ToolResult

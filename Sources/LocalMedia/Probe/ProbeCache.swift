@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import CastCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CastCore
-import Foundation
 
 /// What identifies one version of a file cheaply: the file system, the inode, the size and
 /// the modification time to the nanosecond. A rename keeps it; writing to the file (or a

@@ -42,7 +42,10 @@ struct XMLEvents {
         var sawRoot = false
         var text: [UInt8] = []
         func flush() {
-            if !text.isEmpty { handle(.text(String(decoding: text, as: UTF8.self))); text.removeAll(keepingCapacity: true) }
+            if !text.isEmpty {
+                handle(.text(String(decoding: text, as: UTF8.self)))
+                text.removeAll(keepingCapacity: true)
+            }
         }
         if starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }  // a UTF-8 byte order mark
         while i < bytes.count {
@@ -79,8 +82,15 @@ struct XMLEvents {
                     while true {
                         let hadSpace = skipSpace()
                         guard i < bytes.count else { throw fail("<\(name) is not closed") }
-                        if bytes[i] == UInt8(ascii: ">") { i += 1; break }
-                        if starts(with: "/>") { i += 2; selfClosing = true; break }
+                        if bytes[i] == UInt8(ascii: ">") {
+                            i += 1
+                            break
+                        }
+                        if starts(with: "/>") {
+                            i += 2
+                            selfClosing = true
+                            break
+                        }
                         guard hadSpace else { throw fail("attributes of <\(name)> must be separated by spaces") }
                         let key = try readName()
                         skipSpace()
@@ -121,7 +131,10 @@ struct XMLEvents {
     private mutating func skip(past end: String, what: String) throws(Failure) {
         let marker = Array(end.utf8)
         while i < bytes.count {
-            if starts(with: marker) { i += marker.count; return }
+            if starts(with: marker) {
+                i += marker.count
+                return
+            }
             if bytes[i] == UInt8(ascii: "\n") { line += 1 }
             i += 1
         }
@@ -148,7 +161,8 @@ struct XMLEvents {
         let start = i
         while i < bytes.count {
             let b = bytes[i]
-            let ok = b >= 0x80 || (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F || b == 0x3A
+            let ok =
+                b >= 0x80 || (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F || b == 0x3A
                 || (i > start && ((b >= 0x30 && b <= 0x39) || b == 0x2E || b == 0x2D))
             guard ok else { break }
             i += 1
@@ -198,7 +212,7 @@ struct XMLEvents {
             let radix = digits.first == "x" ? 16 : 10
             if radix == 16 { digits = digits.dropFirst() }
             guard let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value), value != 0,
-                  value >= 0x20 || [0x09, 0x0A, 0x0D].contains(value)
+                value >= 0x20 || [0x09, 0x0A, 0x0D].contains(value)
             else { throw fail("&\(name); is not a character XML allows") }
             return Array(String(Character(scalar)).utf8)
         }

@@ -110,7 +110,8 @@ extension PlaybackMemory {
 extension ResumePoint {
     init?(json: JSONValue) {
         guard let o = json.objectValue, let position = o["position"]?.doubleValue, position.isFinite, position >= 0,
-              let saved = o["savedAt"]?.doubleValue, saved.isFinite else { return nil }
+            let saved = o["savedAt"]?.doubleValue, saved.isFinite
+        else { return nil }
         let duration = o["duration"]?.doubleValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         var item: Int?
         if let raw = o["item"] {

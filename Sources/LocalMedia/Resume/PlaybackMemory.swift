@@ -71,8 +71,10 @@ public struct PlaybackMemory: Sendable {
     /// Returns what is remembered now (nil: nothing). A position that is no number changes
     /// nothing.
     @discardableResult
-    public func remember(_ key: PlaybackKey, at position: Double, duration: Double? = nil,
-                         item: Int? = nil, of itemCount: Int? = nil) throws(PlaybackMemoryError) -> ResumePoint? {
+    public func remember(
+        _ key: PlaybackKey, at position: Double, duration: Double? = nil,
+        item: Int? = nil, of itemCount: Int? = nil
+    ) throws(PlaybackMemoryError) -> ResumePoint? {
         guard position.isFinite, position >= 0, item.map({ $0 >= 0 }) ?? true else { return self.position(for: key) }
         let d = duration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
         // To the second, as the file keeps it.

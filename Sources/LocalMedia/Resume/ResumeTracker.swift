@@ -70,8 +70,10 @@ public struct ResumeTracker: Sendable {
     }
 
     /// A media status arrived at `now`.
-    public mutating func status(_ state: State, position: Double?, duration: Double?, item: Int? = nil,
-                                itemCount: Int? = nil, at now: ContinuousClock.Instant) -> Report? {
+    public mutating func status(
+        _ state: State, position: Double?, duration: Double?, item: Int? = nil,
+        itemCount: Int? = nil, at now: ContinuousClock.Instant
+    ) -> Report? {
         guard !isDone else { return nil }
         switch state {
         case .ended(finished: true):

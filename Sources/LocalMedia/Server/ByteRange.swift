@@ -17,31 +17,61 @@ public enum RangeRequest: Equatable, Sendable {
 
     /// Interprets `header` (the `Range` field value, or nil) for a file of `size` bytes.
     public init(header: String?, size: Int64) {
-        guard let header else { self = .whole; return }
+        guard let header else {
+            self = .whole
+            return
+        }
         let trimmed = header.trimmingSpaces
-        guard trimmed.lowercased().hasPrefix("bytes=") else { self = .whole; return }
+        guard trimmed.lowercased().hasPrefix("bytes=") else {
+            self = .whole
+            return
+        }
         let spec = trimmed.dropFirst("bytes=".count)
         let parts = spec.split(separator: ",", omittingEmptySubsequences: false).map { Substring($0).trimmingSpaces }
         // Several ranges: served as the whole file (see the type's documentation).
-        guard parts.count == 1, let one = parts.first, !one.isEmpty else { self = .whole; return }
+        guard parts.count == 1, let one = parts.first, !one.isEmpty else {
+            self = .whole
+            return
+        }
         let ends = one.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-        guard ends.count == 2 else { self = .whole; return }
+        guard ends.count == 2 else {
+            self = .whole
+            return
+        }
         let a = ends[0], b = ends[1]
         if a.isEmpty {
             // Suffix: the last n bytes.
-            guard let n = Int64.digits(b) else { self = .whole; return }
-            guard n > 0, size > 0 else { self = .unsatisfiable; return }
+            guard let n = Int64.digits(b) else {
+                self = .whole
+                return
+            }
+            guard n > 0, size > 0 else {
+                self = .unsatisfiable
+                return
+            }
             self = .partial(first: max(0, size - n), last: size - 1)
             return
         }
-        guard let first = Int64.digits(a) else { self = .whole; return }
+        guard let first = Int64.digits(a) else {
+            self = .whole
+            return
+        }
         var last = size - 1
         if !b.isEmpty {
-            guard let l = Int64.digits(b) else { self = .whole; return }
-            guard l >= first else { self = .whole; return }  // invalid: ignored per RFC 9110
+            guard let l = Int64.digits(b) else {
+                self = .whole
+                return
+            }
+            guard l >= first else {
+                self = .whole
+                return
+            }  // invalid: ignored per RFC 9110
             last = min(l, size - 1)
         }
-        guard first < size else { self = .unsatisfiable; return }
+        guard first < size else {
+            self = .unsatisfiable
+            return
+        }
         self = .partial(first: first, last: last)
     }
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
-#if canImport(Glibc)
-import Glibc
-#endif
 import Foundation
 import NIOCore
 import NIOHTTP1
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Answers one HTTP/1.1 connection of the media server (keep-alive and pipelining are
 /// handled by NIO's `HTTPServerPipelineHandler` in front of it).
@@ -40,7 +41,10 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent { context.close(promise: nil); return }
+        if event is IdleStateHandler.IdleStateEvent {
+            context.close(promise: nil)
+            return
+        }
         context.fireUserInboundEventTriggered(event)
     }
 
@@ -127,8 +131,11 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         guard SharedItem.isToken(token) else { return nil }
         guard let name = String(parts[1]).removingPercentEncoding, let entry = table.entry(token.lowercased()) else { return nil }
         if case .generated = entry.content {
-            let plain = !name.isEmpty && !name.hasPrefix(".") && name.count <= 64
-                && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) }
+            let plain =
+                !name.isEmpty && !name.hasPrefix(".") && name.count <= 64
+                && name.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)
+                }
             return plain ? (entry, name) : nil
         }
         return entry.name == name ? (entry, name) : nil
@@ -309,5 +316,6 @@ func httpDate(_ date: Date) -> String {
     let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     func two(_ n: Int32) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(days[Int(tmv.tm_wday)]), \(two(tmv.tm_mday)) \(months[Int(tmv.tm_mon)]) \(tmv.tm_year + 1900) \(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec)) GMT"
+    return
+        "\(days[Int(tmv.tm_wday)]), \(two(tmv.tm_mday)) \(months[Int(tmv.tm_mon)]) \(tmv.tm_year + 1900) \(two(tmv.tm_hour)):\(two(tmv.tm_min)):\(two(tmv.tm_sec)) GMT"
 }

@@ -86,7 +86,8 @@ public enum Languages {
     public static func find(_ code: String) -> (language: Language, region: String?)? {
         let parts = String(code.lowercased().map { $0 == "_" ? "-" : $0 }).split(separator: "-", maxSplits: 1)
         guard let base = parts.first.map(String.init),
-              let language = table.first(where: { $0.code == base || $0.threeLetterCodes.contains(base) }) else { return nil }
+            let language = table.first(where: { $0.code == base || $0.threeLetterCodes.contains(base) })
+        else { return nil }
         if parts.count == 2, parts[1].count == 2, parts[1].allSatisfy(\.isLetter) { return (language, parts[1].uppercased()) }
         return (language, nil)
     }

@@ -101,7 +101,10 @@ public enum SidecarSubtitles {
         var other: [String] = []
         for t in tokens {
             let l = t.lowercased()
-            if language == nil, let found = Languages.tag(l) ?? Languages.named(inEnglish: l)?.code { language = found; continue }
+            if language == nil, let found = Languages.tag(l) ?? Languages.named(inEnglish: l)?.code {
+                language = found
+                continue
+            }
             switch l {
             case "forced", "foreign": forced = true
             case "sdh", "hi", "cc": sdh = true

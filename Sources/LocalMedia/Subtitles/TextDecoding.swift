@@ -63,7 +63,9 @@ extension String {
         while true {
             switch decoder.decode(&it) {
             case .scalarValue(let s): scalars.append(s)
-            case .emptyInput: self = String(scalars); return
+            case .emptyInput:
+                self = String(scalars)
+                return
             case .error: return nil
             }
         }

@@ -58,7 +58,8 @@ public struct TrackFacts: Sendable, Hashable {
             if lower == l.lowercased() || lower == code?.lowercased() || known?.isNamed(by: t) == true {
                 name = l
             } else if lower.contains(l.lowercased())
-                        || known.map({ lower.contains($0.englishName.lowercased()) || lower.contains($0.ownName.lowercased()) }) == true {
+                || known.map({ lower.contains($0.englishName.lowercased()) || lower.contains($0.ownName.lowercased()) }) == true
+            {
                 name = t
             } else {
                 name = words.withTitle(l, t)

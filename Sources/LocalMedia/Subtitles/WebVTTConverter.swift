@@ -73,7 +73,10 @@ public enum WebVTTConverter {
     static func timestamp(_ seconds: Double) -> String {
         let ms = Int((seconds * 1000).rounded())
         let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
-        func pad(_ n: Int, _ w: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, w - s.count)) + s }
+        func pad(_ n: Int, _ w: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, w - s.count)) + s
+        }
         return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3))"
     }
 
@@ -89,7 +92,10 @@ public enum WebVTTConverter {
             guard i < lines.count else { break }
             let blockStart = i
             var block: [Substring] = []
-            while i < lines.count, !lines[i].trimmingSpaces.isEmpty { block.append(lines[i]); i += 1 }
+            while i < lines.count, !lines[i].trimmingSpaces.isEmpty {
+                block.append(lines[i])
+                i += 1
+            }
             // The timing line is the first or second line (after the cue number).
             guard let t = block.prefix(2).firstIndex(where: { $0.contains("-->") }), let timing = parseTiming(block[t]) else {
                 warnings.append("line \(blockStart + 1): no valid “start --> end” time, cue skipped")
@@ -165,8 +171,11 @@ public enum WebVTTConverter {
             }
             if c == "<", let close = line[i...].firstIndex(of: ">") {
                 let tag = line[line.index(after: i)..<close].lowercased().trimmingCharacters(in: .whitespaces)
-                if ["i", "b", "u", "/i", "/b", "/u"].contains(tag) { out += "<\(tag)>" }
-                else if !isTagLike(tag) { out += "&lt;" + escapeText(String(line[line.index(after: i)..<close])) + "&gt;" }
+                if ["i", "b", "u", "/i", "/b", "/u"].contains(tag) {
+                    out += "<\(tag)>"
+                } else if !isTagLike(tag) {
+                    out += "&lt;" + escapeText(String(line[line.index(after: i)..<close])) + "&gt;"
+                }
                 i = line.index(after: close)
                 continue
             }
@@ -245,14 +254,21 @@ public enum WebVTTConverter {
             if c == "{", let close = text[i...].firstIndex(of: "}") {
                 let block = text[text.index(after: i)..<close]
                 for tag in block.split(separator: "\\").map({ $0.trimmingSpaces }) {
-                    for style in ["i", "b", "u"] where tag == "\(style)1" || tag == "\(style)0" || (style == "b" && tag.count > 1 && tag.hasPrefix("b") && Int(tag.dropFirst()) != nil) {
+                    for style in ["i", "b", "u"]
+                    where tag == "\(style)1" || tag == "\(style)0" || (style == "b" && tag.count > 1 && tag.hasPrefix("b") && Int(tag.dropFirst()) != nil) {
                         let on = tag != "\(style)0"
-                        if on, !open.contains(style) { out += "<\(style)>"; open.append(style) }
+                        if on, !open.contains(style) {
+                            out += "<\(style)>"
+                            open.append(style)
+                        }
                         if !on, let k = open.lastIndex(of: style) {
                             for s in open[k...].reversed() { out += "</\(s)>" }
                             let reopen = open[(k + 1)...]
                             open.removeSubrange(k...)
-                            for s in reopen { out += "<\(s)>"; open.append(s) }
+                            for s in reopen {
+                                out += "<\(s)>"
+                                open.append(s)
+                            }
                         }
                     }
                     if tag.hasPrefix("p"), let level = Int(tag.dropFirst()) { drawing = level > 0 }
@@ -262,8 +278,14 @@ public enum WebVTTConverter {
             }
             if c == "\\", let next = text[text.index(after: i)...].first {
                 switch next {
-                case "N", "n": out += "\n"; i = text.index(i, offsetBy: 2); continue
-                case "h": out += " "; i = text.index(i, offsetBy: 2); continue
+                case "N", "n":
+                    out += "\n"
+                    i = text.index(i, offsetBy: 2)
+                    continue
+                case "h":
+                    out += " "
+                    i = text.index(i, offsetBy: 2)
+                    continue
                 default: break
                 }
             }

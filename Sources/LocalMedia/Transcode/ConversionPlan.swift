@@ -84,7 +84,8 @@ public struct ConversionPlan: Sendable, Hashable {
 
         // Served as it is: a container and codecs the device reads, one sound track (a
         // device plays only the first of several), nothing to burn.
-        let direct = containerOK && videoProblem == nil && (audioProblems.first ?? nil) == nil && audios.count <= 1 && burnSubtitles == nil
+        let direct =
+            containerOK && videoProblem == nil && (audioProblems.first ?? nil) == nil && audios.count <= 1 && burnSubtitles == nil
             && videos.count <= 1
         var steps: [Step] = []
         var subNumber = 0
@@ -149,7 +150,8 @@ public struct ConversionPlan: Sendable, Hashable {
             summary = "served as it is: the device plays this \(format.name) file"
         } else {
             let changed = steps.filter { $0.action == .convert }.count
-            summary = changed == 0 ? "served as HLS, streams copied (remux): nothing is converted" : "served as HLS made on demand; \(changed) stream(s) converted"
+            summary =
+                changed == 0 ? "served as HLS, streams copied (remux): nothing is converted" : "served as HLS made on demand; \(changed) stream(s) converted"
         }
         return ConversionPlan(device: device, delivery: direct ? .direct : .hls, steps: steps, duration: duration, summary: summary)
     }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 /// One ffmpeg run that must never outlive this process.
 ///

@@ -2,10 +2,11 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // The ffmpeg command line of an HLSSession run, and the VA-API check; the type's overview is in HLSSession.swift.
 
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 extension HLSSession {
     /// ffmpeg's arguments for run `id` from segment `index`: one segment-muxer output per

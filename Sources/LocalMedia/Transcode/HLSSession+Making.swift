@@ -2,10 +2,11 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // Making an HLSSession: renditions, segment boundaries, codec strings, the scratch folder; the type's overview is in HLSSession.swift.
 
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 extension HLSSession {
     // MARK: - Making a session
@@ -132,8 +133,13 @@ extension HLSSession {
         case "h264":
             let p = (s.profile ?? "").lowercased()
             let (profile, constraint) =
-                p.contains("constrained baseline") ? (0x42, 0xE0) : p.contains("baseline") ? (0x42, 0) : p.contains("main") ? (0x4D, 0)
-                : p.contains("high 10") ? (0x6E, 0) : (0x64, 0)
+                p.contains("constrained baseline")
+                ? (0x42, 0xE0)
+                : p.contains("baseline")
+                    ? (0x42, 0)
+                    : p.contains("main")
+                        ? (0x4D, 0)
+                        : p.contains("high 10") ? (0x6E, 0) : (0x64, 0)
             return String(format: "avc1.%02x%02x%02x", profile, constraint, max(s.level ?? 41, 0))
         case "hevc":
             let main10 = (s.profile ?? "").lowercased().contains("10")

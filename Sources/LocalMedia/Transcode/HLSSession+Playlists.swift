@@ -2,10 +2,11 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 // HLSSession's master and media playlists, and its answer for each name the server is asked for; the type's overview is in HLSSession.swift.
 
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 extension HLSSession {
     // MARK: - Playlists
@@ -21,7 +22,8 @@ extension HLSSession {
                 let name = Self.quoted(a.stream.trackFacts(.audio, number: i + 1).name())
                 var attrs = "TYPE=AUDIO,GROUP-ID=\"audio\",NAME=\(name)"
                 if let lang = a.stream.languageTag { attrs += ",LANGUAGE=\"\(lang)\"" }
-                attrs += ",DEFAULT=\(i == defaultAudio ? "YES" : "NO"),AUTOSELECT=YES,CHANNELS=\"\(a.copy ? a.stream.channels ?? 2 : min(a.stream.channels ?? 2, 2))\""
+                attrs +=
+                    ",DEFAULT=\(i == defaultAudio ? "YES" : "NO"),AUTOSELECT=YES,CHANNELS=\"\(a.copy ? a.stream.channels ?? 2 : min(a.stream.channels ?? 2, 2))\""
                 attrs += ",URI=\"\(a.name).m3u8\""
                 lines.append("#EXT-X-MEDIA:" + attrs)
             }
@@ -68,7 +70,6 @@ extension HLSSession {
     static func segmentName(_ rendition: String, _ index: Int) -> String { String(format: "%@_%05d.ts", rendition, index) }
 
     static func quoted(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "'") + "\"" }
-
 
     /// The picture size after conversion (at most 1920×1080, even sides).
     func outputSize(_ w: Int, _ h: Int) -> (Int, Int) {

@@ -4,10 +4,11 @@
 // chaining the run after its quick segments, keeping the folder within its bound. The type's
 // overview is in HLSSession.swift.
 
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import Foundation
 
 extension HLSSession {
     // MARK: - Runs

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import CastCore
+import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #endif
-import CastCore
-import Foundation
 
 /// The scratch folder for converted segments: `$XDG_CACHE_HOME/castdeck/transcode`, one
 /// sub-folder per cast named `<pid>-<random>`. A cast removes its folder when it ends; the

@@ -48,13 +48,17 @@ struct LoadSender {
         var mediaSession: Int
         do {
             connection = try await CastConnection.open(to: device, configuration: configuration)
-            let reply = try await connection.request("GET_STATUS", to: CastEndpoint.receiver) { ReceiverMessage.getStatus(ReceiverStatusRequest(requestId: $0)) }
+            let reply = try await connection.request("GET_STATUS", to: CastEndpoint.receiver) {
+                ReceiverMessage.getStatus(ReceiverStatusRequest(requestId: $0))
+            }
             guard case .receiver(.receiverStatus(let r)) = reply,
                 let app = r.status.applications?.first(where: { $0.isIdleScreen != true })
             else { fail("no app runs on \(device): cast something first") }
             transport = app.transportId
             try await connection.connectVirtual(to: transport)
-            let media = try await connection.request("GET_STATUS", to: transport) { MediaMessage.getStatus(MediaSessionRequest(requestId: $0, mediaSessionId: nil)) }
+            let media = try await connection.request("GET_STATUS", to: transport) {
+                MediaMessage.getStatus(MediaSessionRequest(requestId: $0, mediaSessionId: nil))
+            }
             guard case .media(.mediaStatus(let m)) = media, let s = m.status.first else { fail("no media session on \(device)") }
             mediaSession = s.mediaSessionId
         } catch {
@@ -89,7 +93,10 @@ struct LoadSender {
                     }
                     let sentID = box.value.withLock { $0 }
                     guard case .media(.mediaStatus(let m)) = reply, let s = m.status.first else {
-                        tally.counts.withLock { $0.answered += 1; $0.wrong += 1 }
+                        tally.counts.withLock {
+                            $0.answered += 1
+                            $0.wrong += 1
+                        }
                         tally.note("command \(i): reply \(reply) is not a MEDIA_STATUS")
                         return
                     }
@@ -99,9 +106,14 @@ struct LoadSender {
                         case 3: s.playerState == .playing || s.playerState == .buffering
                         default: s.volume?.level == level
                         }
-                    tally.counts.withLock { $0.answered += 1; if m.requestId != sentID || !right { $0.wrong += 1 } }
+                    tally.counts.withLock {
+                        $0.answered += 1
+                        if m.requestId != sentID || !right { $0.wrong += 1 }
+                    }
                     if m.requestId != sentID || !right {
-                        tally.note("command \(i) (request \(sentID)): reply has requestId \(m.requestId.map(String.init) ?? "none"), state \(s.playerState), volume \(s.volume?.level ?? -1), expected \(kind == 2 ? "PAUSED" : kind == 3 ? "PLAYING" : "\(level)")")
+                        tally.note(
+                            "command \(i) (request \(sentID)): reply has requestId \(m.requestId.map(String.init) ?? "none"), state \(s.playerState), volume \(s.volume?.level ?? -1), expected \(kind == 2 ? "PAUSED" : kind == 3 ? "PLAYING" : "\(level)")"
+                        )
                     }
                 } catch {
                     tally.counts.withLock { $0.lost += 1 }
