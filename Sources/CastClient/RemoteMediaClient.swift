@@ -241,15 +241,7 @@ public actor RemoteMediaClient {
     /// The receiver must advertise the action's bit (LIKE, DISLIKE, FOLLOW, UNFOLLOW).
     @discardableResult
     public func userAction(_ action: UserAction, clear: Bool = false) async throws(CastClientError) -> MediaStatus? {
-        let needs: MediaCommands =
-            switch action {
-            case .like: .like
-            case .dislike: .dislike
-            case .follow: .follow
-            case .unfollow: .unfollow
-            default: []
-            }
-        let id = try mediaSession(for: "USER_ACTION", needs: needs)
+        let id = try mediaSession(for: "USER_ACTION", needs: action.supportedMediaCommand)
         return try await send("USER_ACTION") {
             .userAction(UserActionRequest(requestId: $0, mediaSessionId: id, userAction: action, clear: clear ? true : nil))
         }

@@ -166,7 +166,7 @@ extension MediaPlayer {
         _ = advance(to: now)
         if let e = check(r.mediaSessionId) { return e }
         let opposite: [UserAction: UserAction] = [.like: .dislike, .dislike: .like, .follow: .unfollow, .unfollow: .follow]
-        guard let other = opposite[r.userAction], announcedCommands.contains(Self.command(for: r.userAction)) else {
+        guard let other = opposite[r.userAction], announcedCommands.contains(r.userAction.supportedMediaCommand) else {
             return .error(type: "INVALID_REQUEST", reason: .invalidCommand)
         }
         var states = media?.userActionStates ?? []
@@ -174,16 +174,6 @@ extension MediaPlayer {
         if r.clear != true { states.append(UserActionState(userAction: r.userAction)) }
         media?.userActionStates = states
         return .status
-    }
-
-    static func command(for action: UserAction) -> MediaCommands {
-        switch action {
-        case .like: .like
-        case .dislike: .dislike
-        case .follow: .follow
-        case .unfollow: .unfollow
-        default: []
-        }
     }
 
     mutating func setVolume(_ r: SetVolumeRequest, now: Double) -> Reply {

@@ -34,6 +34,18 @@ public enum UserAction: OpenStringEnum {
         (.like, "LIKE"), (.dislike, "DISLIKE"), (.follow, "FOLLOW"), (.unfollow, "UNFOLLOW"), (.flag, "FLAG"),
         (.skipAd, "SKIP_AD"), (.lyrics, "LYRICS"),
     ]
+
+    /// The `supportedMediaCommands` bit a receiver announces when it takes this action (none
+    /// for the actions without one).
+    public var supportedMediaCommand: MediaCommands {
+        switch self {
+        case .like: .like
+        case .dislike: .dislike
+        case .follow: .follow
+        case .unfollow: .unfollow
+        default: []
+        }
+    }
 }
 
 /// What SEEK does to the play/pause state.
