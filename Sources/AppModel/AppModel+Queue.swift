@@ -87,6 +87,14 @@ extension AppModel {
         }
     }
 
+    /// The repeat modes `setRepeatMode` takes, by index.
+    public static let repeatModes: [RepeatMode] = [.off, .all, .single, .allAndShuffle]
+
+    func setRepeat(_ mode: RepeatMode) async {
+        guard mode != queue.repeatMode else { return }
+        await queueCommand { m throws(CastClientError) in try await m.setRepeatMode(mode) }
+    }
+
     func cycleRepeat() async {
         let next = Self.nextRepeatMode(after: queue.repeatMode)
         await queueCommand { m throws(CastClientError) in try await m.setRepeatMode(next) }

@@ -92,6 +92,8 @@ extension AppAction {
         case queueMoveDown = "queue-move-down"
         case queuePlayNext = "queue-play-next"
         case cycleRepeat = "queue-repeat"
+        /// A repeat mode by its index in `AppModel.repeatModes` (MPRIS's LoopStatus sets it).
+        case setRepeatMode = "queue-repeat-mode"
         case toggleShuffle = "queue-shuffle"
         case like
         case dislike
@@ -331,6 +333,13 @@ extension AppAction.Name {
             AppCommand(
                 { tr("Repeat") }, enabled: { $0.hasQueueItems && $0.supports(.queueRepeat) },
                 run: { m, _ in await m.cycleRepeat() })
+        case .setRepeatMode:
+            AppCommand(
+                { tr("Repeat") }, parameter: .int, enabled: { $0.hasQueueItems && $0.supports(.queueRepeat) },
+                run: { m, a in
+                    guard let i = a.int, AppModel.repeatModes.indices.contains(i) else { return }
+                    await m.setRepeat(AppModel.repeatModes[i])
+                })
         case .toggleShuffle:
             AppCommand(
                 { tr("Shuffle") }, enabled: { $0.hasQueue && $0.isConnected && $0.supports(.queueShuffle) },

@@ -142,6 +142,9 @@ public enum DBusValue: Equatable, Sendable {
         default: nil
         }
     }
+    public var boolValue: Bool? {
+        if case .bool(let b) = unboxed { b } else { nil }
+    }
     public var stringValue: String? {
         switch unboxed {
         case .string(let s), .objectPath(let s): s

@@ -10,7 +10,7 @@ import GLibInterop
 ///
 ///     AppModel ──observe──▶ property values ──diff──▶ PropertiesChanged (once per change)
 ///         │                 SeekDetector ───────────▶ Seeked (any jump, any sender)
-///         ◀── AppModel.perform(AppAction) ◀── Play, Pause, Seek, Rate, Volume … calls
+///         ◀── AppModel.perform(AppAction) ◀── Play, Pause, Seek, Rate, Volume, LoopStatus, Shuffle …
 ///
 /// Commands go through AppModel's command table (`AppModel.isEnabled`/`perform`) like buttons
 /// and keys; the Can* properties are the same table's enabled rules. Position is read on demand
@@ -120,6 +120,8 @@ public final class MPRISService: DBusObjectHandler {
                         artworkPath: model.artworkPath, localFile: model.localFilePath))
             ),
             ("Volume", .double(volume)),
+            ("LoopStatus", .string(MPRIS.loopStatus(model.queue.repeatMode))),
+            ("Shuffle", .bool(model.queue.repeatMode == .allAndShuffle)),
             ("CanGoNext", .bool(model.isEnabled(.queueNext))),
             ("CanGoPrevious", .bool(model.isEnabled(.queuePrev))),
             ("CanPlay", .bool(media)),
@@ -165,6 +167,17 @@ public final class MPRISService: DBusObjectHandler {
         case (MPRIS.playerInterface, "Volume"):
             guard let level = value.doubleValue, level.isFinite else { return .failure(.invalidArgs("Volume must be a number")) }
             send(.setVolume(min(1, max(0, level))))
+            return .success(())
+        case (MPRIS.playerInterface, "LoopStatus"):
+            // Through the command table, as the window's Repeat button; ignored without a queue.
+            guard let status = value.stringValue,
+                let mode = MPRIS.repeatMode(loopStatus: status, shuffled: model.queue.repeatMode == .allAndShuffle)
+            else { return .failure(.invalidArgs("LoopStatus must be None, Track or Playlist")) }
+            if let i = AppModel.repeatModes.firstIndex(of: mode) { send(AppAction(.setRepeatMode, .int(i))) }
+            return .success(())
+        case (MPRIS.playerInterface, "Shuffle"):
+            guard let on = value.boolValue else { return .failure(.invalidArgs("Shuffle must be true or false")) }
+            if on != (model.queue.repeatMode == .allAndShuffle) { send(.toggleShuffle) }
             return .success(())
         case (MPRIS.rootInterface, "Fullscreen"):
             return .success(())
@@ -273,6 +286,8 @@ public final class MPRISService: DBusObjectHandler {
             <property name="Rate" type="d" access="readwrite"/>
             <property name="Metadata" type="a{sv}" access="read"/>
             <property name="Volume" type="d" access="readwrite"/>
+            <property name="LoopStatus" type="s" access="readwrite"/>
+            <property name="Shuffle" type="b" access="readwrite"/>
             <property name="Position" type="x" access="read">
               <annotation name="org.freedesktop.DBus.Property.EmitsChangedSignal" value="false"/>
             </property>

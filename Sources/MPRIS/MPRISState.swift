@@ -38,6 +38,27 @@ public enum MPRIS {
         }
     }
 
+    /// LoopStatus for a queue's repeat mode: one item again and again is "Track", the whole
+    /// queue (shuffled or not) "Playlist".
+    public static func loopStatus(_ mode: RepeatMode) -> String {
+        switch mode {
+        case .single: "Track"
+        case .all, .allAndShuffle: "Playlist"
+        default: "None"
+        }
+    }
+
+    /// The repeat mode a LoopStatus asks for; `shuffled` keeps shuffling on for "Playlist".
+    /// nil for a value the specification does not define.
+    public static func repeatMode(loopStatus: String, shuffled: Bool) -> RepeatMode? {
+        switch loopStatus {
+        case "None": .off
+        case "Track": .single
+        case "Playlist": shuffled ? .allAndShuffle : .all
+        default: nil
+        }
+    }
+
     /// Seconds to MPRIS microseconds.
     public static func microseconds(_ seconds: Double) -> Int64 {
         guard seconds.isFinite else { return 0 }

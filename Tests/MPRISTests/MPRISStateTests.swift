@@ -31,6 +31,18 @@ final class MPRISStateTests: XCTestCase {
         XCTAssertEqual(MPRIS.playbackStatus(nil), "Stopped")
     }
 
+    func testLoopStatusBothWays() {
+        XCTAssertEqual(MPRIS.loopStatus(.off), "None")
+        XCTAssertEqual(MPRIS.loopStatus(.single), "Track")
+        XCTAssertEqual(MPRIS.loopStatus(.all), "Playlist")
+        XCTAssertEqual(MPRIS.loopStatus(.allAndShuffle), "Playlist")
+        XCTAssertEqual(MPRIS.loopStatus(.unknown("REPEAT_SOMETIMES")), "None")
+        XCTAssertEqual(MPRIS.repeatMode(loopStatus: "Playlist", shuffled: true), .allAndShuffle, "shuffling stays on")
+        XCTAssertEqual(MPRIS.repeatMode(loopStatus: "Playlist", shuffled: false), .all)
+        XCTAssertEqual(MPRIS.repeatMode(loopStatus: "Track", shuffled: true), .single)
+        XCTAssertNil(MPRIS.repeatMode(loopStatus: "Forever", shuffled: false))
+    }
+
     func testMetadataHasLengthInMicrosecondsAndAFileArtURL() {
         let media = MediaInformation(
             contentId: "x", contentUrl: "http://h/x.mp4",

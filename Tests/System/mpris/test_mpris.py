@@ -267,6 +267,28 @@ def foreign_rate():
     wait_for("Rate 1", lambda: get_property("Rate") == "(<1.0>,)")
 
 
+@case("playerctl loop and shuffle set the queue's repeat mode; another sender's shows in LoopStatus and Shuffle")
+def loop_and_shuffle():
+    wait_for("LoopStatus None", lambda: playerctl("loop") == "None" and playerctl("shuffle") == "Off")
+    playerctl("loop", "Track")
+    raw.wait_for(lambda s: s.get("repeatMode") == "REPEAT_SINGLE", timeout=15)
+    wait_for("LoopStatus Track", lambda: playerctl("loop") == "Track")
+    # Shuffling needs a queue: two more items after the one playing (which stays current).
+    extra = [{"media": {"contentId": f"http://127.0.0.1:9/{n}.mp4", "contentType": "video/mp4", "streamType": "BUFFERED"}}
+             for n in ("second", "third")]
+    raw.send_message({"type": "QUEUE_INSERT", "mediaSessionId": mc.status.media_session_id, "items": extra})
+    wait_for("a queue to shuffle", lambda: get_property("CanGoNext") == "(<true>,)")
+    playerctl("shuffle", "On")
+    raw.wait_for(lambda s: s.get("repeatMode") == "REPEAT_ALL_AND_SHUFFLE", timeout=15)
+    wait_for("Shuffle On, LoopStatus Playlist", lambda: playerctl("shuffle") == "On" and playerctl("loop") == "Playlist")
+    playerctl("shuffle", "Off")
+    raw.wait_for(lambda s: s.get("repeatMode") == "REPEAT_ALL", timeout=15)
+    wait_for("Shuffle Off", lambda: playerctl("shuffle") == "Off" and playerctl("loop") == "Playlist")
+    # Another sender turns repeat off: MPRIS follows.
+    raw.send_message({"type": "QUEUE_UPDATE", "mediaSessionId": mc.status.media_session_id, "repeatMode": "REPEAT_OFF"})
+    wait_for("LoopStatus None again", lambda: playerctl("loop") == "None")
+
+
 @case("the mini player opens from the expanded controller; its Pause pauses the receiver")
 def mini_player():
     click(find(app, "Open mini player", "push button"))
