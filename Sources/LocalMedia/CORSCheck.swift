@@ -27,6 +27,9 @@ public enum CORSCheck {
         case otherOrigin(String)
         /// No answer (name, connection or timeout).
         case unreachable
+        /// HLS or DASH media whose server refuses, in a CORS preflight, the `Range` header the
+        /// receiver's player sends with each segment request (what the preflight answered).
+        case rangeRefused(String)
 
         /// English, for castctl and for the window's Details: "answered 403 Forbidden".
         public var description: String {
@@ -35,6 +38,7 @@ public enum CORSCheck {
             case .noAllowOrigin: "sends no Access-Control-Allow-Origin header"
             case .otherOrigin(let origin): "allows only the origin \(origin), not the Cast receiver's"
             case .unreachable: "could not be reached to check its CORS headers"
+            case .rangeRefused(let answer): "does not let a Cast device send the Range header (its CORS preflight \(answer))"
             }
         }
     }
@@ -58,7 +62,10 @@ public enum CORSCheck {
 
         /// The technical text for Details: which URL, asked how, answered what.
         public var detail: String {
-            "GET \(url) with Origin: \(CORSCheck.receiverOrigin): \(reason.description)"
+            if case .rangeRefused = reason {
+                return "OPTIONS \(url) with Origin: \(CORSCheck.receiverOrigin), Access-Control-Request-Headers: range: \(reason.description)"
+            }
+            return "GET \(url) with Origin: \(CORSCheck.receiverOrigin): \(reason.description)"
         }
     }
 
@@ -82,7 +89,10 @@ public enum CORSCheck {
         targets.removeAll { skipping($0.url) }
         let reasons = await withTaskGroup(of: (Int, Reason?).self) { group in
             for (i, t) in targets.enumerated() {
-                group.addTask { (i, await check(t.url, client: client, timeout: timeout)) }
+                // Segments of HLS and DASH are read with Range requests from script, which a
+                // browser preflights; a plain file in <video> and a text track are not.
+                let preflight = t.isMedia && adaptive
+                group.addTask { (i, await check(t.url, preflight: preflight, client: client, timeout: timeout)) }
             }
             var found = [Reason?](repeating: nil, count: targets.count)
             for await (i, r) in group { found[i] = r }
@@ -105,8 +115,9 @@ public enum CORSCheck {
         return type.contains("mpegurl") || type.contains("dash") || path.hasSuffix(".m3u8") || path.hasSuffix(".mpd")
     }
 
-    /// nil when the answer carries a usable `Access-Control-Allow-Origin`, else what is wrong.
-    static func check(_ url: String, client: HTTPClient, timeout: TimeAmount) async -> Reason? {
+    /// nil when the answer carries a usable `Access-Control-Allow-Origin` (and, with
+    /// `preflight`, the server's preflight allows the Range header), else what is wrong.
+    static func check(_ url: String, preflight: Bool = false, client: HTTPClient, timeout: TimeAmount) async -> Reason? {
         var request = HTTPClientRequest(url: url)
         request.method = .GET
         request.headers.add(name: "Origin", value: receiverOrigin)
@@ -119,6 +130,34 @@ public enum CORSCheck {
             let allow = response.headers.first(name: "Access-Control-Allow-Origin")?.trimmingCharacters(in: .whitespaces)
             guard let allow else { return .noAllowOrigin }
             guard allow == "*" || allow == receiverOrigin else { return .otherOrigin(allow) }
+            return preflight ? await preflightAllowsRange(url, client: client, timeout: timeout) : nil
+        } catch {
+            return .unreachable
+        }
+    }
+
+    /// Asks as a browser does before a cross-origin GET with a Range header: OPTIONS with
+    /// Access-Control-Request-Method and -Headers. nil when the answer allows it.
+    static func preflightAllowsRange(_ url: String, client: HTTPClient, timeout: TimeAmount) async -> Reason? {
+        var request = HTTPClientRequest(url: url)
+        request.method = .OPTIONS
+        request.headers.add(name: "Origin", value: receiverOrigin)
+        request.headers.add(name: "Access-Control-Request-Method", value: "GET")
+        request.headers.add(name: "Access-Control-Request-Headers", value: "range")
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            _ = try? await response.body.collect(upTo: 64 << 10)
+            guard (200..<300).contains(response.status.code) else {
+                return .rangeRefused("answered \(response.status.code) \(response.status.reasonPhrase)")
+            }
+            let origin = response.headers.first(name: "Access-Control-Allow-Origin")?.trimmingCharacters(in: .whitespaces)
+            guard origin == "*" || origin == receiverOrigin else {
+                return .rangeRefused(origin.map { "allows only the origin \($0)" } ?? "sends no Access-Control-Allow-Origin")
+            }
+            let headers = response.headers[canonicalForm: "Access-Control-Allow-Headers"].map { $0.lowercased() }
+            guard headers.contains("range") || headers.contains("*") else {
+                return .rangeRefused(headers.isEmpty ? "sends no Access-Control-Allow-Headers" : "allows only \(headers.joined(separator: ", "))")
+            }
             return nil
         } catch {
             return .unreachable

@@ -136,6 +136,18 @@ grep -q "Subtitles from 127.0.0.1 will not show: that server" "$work/fail.err" |
 expect_fail "error code 103" cast --device "$DEV" "http://127.0.0.1:9/nothing.mp4"
 echo "ok: remote URLs — CORS warning, LOAD_FAILED 104 and 103 from --fetch-media, duration read from the media"
 
+# --- HLS from a server whose CORS preflight refuses the Range header: the warning names it
+python3 "$here/cors_server.py" >"$work/cors.out" 2>&1 &
+pids+=($!)
+wait_for "$work/cors.out" "^port " 20 || fail "the CORS test server did not start"
+cport=$(sed -n 's/^port //p' "$work/cors.out")
+timeout 60 "$CASTCTL" cast --device "$DEV" "http://127.0.0.1:$cport/no-range/live.m3u8" >/dev/null 2>"$work/norange.err" </dev/null || true
+grep -q "will not play: that server does not let a Cast device send the Range header" "$work/norange.err" \
+  || fail "no Range warning for a preflight without range: $(cat "$work/norange.err")"
+timeout 60 "$CASTCTL" cast --device "$DEV" "http://127.0.0.1:$cport/range/live.m3u8" >/dev/null 2>"$work/range.err" </dev/null || true
+if grep -q "Range header\|will not play: that server" "$work/range.err"; then fail "a warning for a server that allows Range: $(cat "$work/range.err")"; fi
+echo "ok: HLS whose server's CORS preflight refuses the Range header is warned about, one that allows it is not"
+
 # The first cast was replaced by the remote LOADs: its castctl must have ended with 0.
 wait "$cast_pid" || fail "castctl cast did not exit 0 when its media was replaced"
 [[ $(code "$url") != 200 ]] || fail "the file is still served after its cast ended"
