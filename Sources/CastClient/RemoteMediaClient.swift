@@ -126,6 +126,9 @@ public actor RemoteMediaClient {
 
     private func apply(_ incoming: MediaStatus?) {
         let old = snapshot.status
+        // The IDLE of a media session the receiver has replaced can come after the new one's
+        // first status (a LOAD over playing media): it is a late report, not the state now.
+        if let incoming, let old, incoming.playerState == .idle, incoming.mediaSessionId < old.mediaSessionId { return }
         let new = incoming?.merging(previous: old)
         snapshot = MediaStatusSnapshot(status: new, receivedAt: .now)
         if old != new { statusBroadcast.send(snapshot) }

@@ -257,6 +257,17 @@ struct RemoteMediaClientTests {
         }
     }
 
+    @Test func aLateIdleOfAReplacedSessionDoesNotHideTheNewOne() async throws {
+        try await withLoaded { sim, session in
+            let current = try #require(await session.media.status)
+            var late = MediaStatus(mediaSessionId: current.mediaSessionId - 1, playerState: .idle)
+            late.idleReason = .interrupted
+            await session.media.handle(.mediaStatus(MediaStatusMessage(requestId: 0, status: [late])))
+            #expect(await session.media.status?.mediaSessionId == current.mediaSessionId)
+            #expect(await session.media.status?.playerState == current.playerState)
+        }
+    }
+
     @Test func unsupportedCommandFailsFastWithoutAsking() async throws {
         try await withLoaded { sim, session in
             var limited = try #require(await session.media.status)
