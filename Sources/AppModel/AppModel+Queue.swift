@@ -14,11 +14,15 @@ extension AppModel {
         public var title: String
         /// Artist and duration ("The Testers · 3:25", joined by `Localization.separator`), empty when unknown.
         public var detail: String
-        public var artworkURL: String?
+        /// The item's images: the row asks for the one that fits it (`queueThumbnail`).
+        public var artwork: [CastImage]
         public var isCurrent: Bool
         public var isLoaded: Bool
         /// Audio, video or picture: the row's icon while it has no artwork.
         public var kind: MediaKind = .video
+
+        /// The row's images as one key (their URLs), nil when it has none.
+        public var artworkKey: String? { artwork.isEmpty ? nil : artwork.map(\.url).joined(separator: "|") }
     }
 
     /// Rows for every item of the queue, in order.
@@ -31,7 +35,7 @@ extension AppModel {
             if let d = item?.media?.duration, d > 0 { detail.append(formatTime(d)) }
             let title = shortened(metadata?.displayTitle ?? item?.media.map { Self.nameOf($0.contentId) } ?? tr("Loading…"))
             return QueueRow(
-                itemID: id, title: title, detail: Localization.joinParts(detail), artworkURL: metadata?.images?.first?.url,
+                itemID: id, title: title, detail: Localization.joinParts(detail), artwork: metadata?.images ?? [],
                 isCurrent: id == queue.currentItemID, isLoaded: item != nil, kind: MediaKind(item?.media))
         }
     }
@@ -118,13 +122,6 @@ extension AppModel {
         let to = from + offset
         guard queue.itemIDs.indices.contains(to) else { return }
         await queueCommand { m throws(CastClientError) in try await m.queueMove(from: from, to: to) }
-    }
-
-    /// A local copy of a queue item's artwork for its row's thumbnail (the image cache; nil when
-    /// it cannot be fetched, e.g. a file of this computer's that the media server shares only
-    /// with the device).
-    public func queueThumbnail(_ url: String) async -> String? {
-        await artwork.localPath(for: [CastImage(url: url)], width: 96)
     }
 
     /// Moves item `id` to the place of item `target` (the rows between shift by one).

@@ -267,7 +267,7 @@ extension AppModel {
         endLocalCast()
         snapshot = nil
         receiverStatus = nil
-        artworkPath = nil
+        artworkPaths = [:]
         artworkKey = nil
     }
 
@@ -277,25 +277,5 @@ extension AppModel {
         connection = .disconnected
         post(message, detail: detail, retry: deviceID)
         if let old { Task { await old.leave() } }
-    }
-
-    private func resolveArtwork() {
-        if let local = localCastArtwork {
-            // The media server answers only the device: show the file's artwork from disk.
-            artworkKey = local
-            if artworkPath != local { artworkPath = local }
-            return
-        }
-        let images = media?.metadata?.images ?? []
-        let key = images.map(\.url).joined(separator: "|")
-        guard key != artworkKey else { return }
-        artworkKey = key
-        artworkPath = nil
-        guard !images.isEmpty else { return }
-        Task { [weak self, artwork] in
-            let path = await artwork.localPath(for: images, width: 480)
-            guard let self, self.artworkKey == key else { return }
-            self.artworkPath = path
-        }
     }
 }

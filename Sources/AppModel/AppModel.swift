@@ -128,8 +128,13 @@ public final class AppModel {
     public internal(set) var snapshot: MediaStatusSnapshot?
     /// The device's latest receiver status (apps, device volume), likewise published.
     public internal(set) var receiverStatus: ReceiverStatus?
-    /// The local path of the current media's artwork, once resolved.
-    public internal(set) var artworkPath: String?
+    /// The current media's artwork as a local file for each place that shows it, once resolved
+    /// for `displayScale` (AppModel+Artwork.swift).
+    public internal(set) var artworkPaths: [ImageUse: String] = [:]
+    /// The window's display scale factor (2 on HiDPI): the artwork is chosen and scaled for it.
+    public var displayScale = 1 {
+        didSet { if displayScale != oldValue { artworkScaleChanged() } }
+    }
     public internal(set) var notice: Notice?
     /// The device restarted (or lost its app) while media played: the media is shown as
     /// Stopped with Play Again until something plays again (AppModel+Session.swift).

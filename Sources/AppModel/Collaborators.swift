@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
+import CastCore
 import CastProtocol
 
-/// Resolves artwork to a local image file (ImageCache behind it in the app).
+/// Resolves artwork to a local image file (ImageCache behind it in the app), for one place that
+/// shows it at one display scale factor: the image chosen is the one that best fits that place.
 public protocol ArtworkProvider: Sendable {
-    func localPath(for images: [CastImage], width: Int) async -> String?
+    func localPath(for images: [CastImage], use: ImageUse, scale: Int) async -> String?
 }
 
-/// Takes file:// URLs and absolute paths as they are; anything else needs ImageCache.
+/// Takes file:// URLs and absolute paths as they are; anything else needs ImageCache. Of several
+/// local images, the one whose width is nearest the place's pixel width.
 public struct LocalArtworkProvider: ArtworkProvider {
     public init() {}
-    public func localPath(for images: [CastImage], width: Int) async -> String? {
+    public func localPath(for images: [CastImage], use: ImageUse, scale: Int) async -> String? {
+        let width = use.pixelWidth(scale: scale)
         let best = images.min { abs(($0.width ?? width) - width) < abs(($1.width ?? width) - width) }
         guard let url = best?.url else { return nil }
         if url.hasPrefix("file://") { return String(url.dropFirst("file://".count)) }

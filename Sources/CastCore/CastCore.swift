@@ -13,6 +13,8 @@
 //                               ProbeFailure: why not (not found, not answering, …)
 //            ── XDGDirectory    $XDG_CONFIG_HOME / $XDG_STATE_HOME / $XDG_CACHE_HOME for castdeck
 //            ── trimmingWhitespace()
+//            ── ImageUse        the places that show artwork and their sizes (AppModel asks for
+//                               each, ImageCache picks and scales for it)
 //
 //   CastClient ─┐                 CastDiscovery ─┐
 //               └─ @_exported import CastCore    └─ @_exported import CastCore

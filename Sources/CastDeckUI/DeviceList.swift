@@ -26,6 +26,8 @@ final class DeviceList {
     let castActions: Widget
     let volumeControl: VolumeControl
     let trust: Image
+    let sessionArtwork: Image
+    private var renderedSessionArtwork: String?
     var parent: Window?
     /// Shows a notice in full (the window's details dialog): a device row's Details.
     var showDetails: ((AppModel.Notice) -> Void)?
@@ -48,6 +50,7 @@ final class DeviceList {
         castActions = ui.get("cast-actions")
         volumeControl = VolumeControl(model: model, slider: ui.get("device-volume"), mute: ui.get("device-mute"))
         trust = ui.get("trust")
+        sessionArtwork = ui.get("session-artwork")
         for id in ["add-device", "add-device-empty"] {
             ui.get(id, as: Button.self).onClicked { [unowned self] in self.addByAddress() }
         }
@@ -203,6 +206,10 @@ final class DeviceList {
                 sessionRow.subtitle = tr("Nothing is playing")
             }
         }
+        let art = connected == nil ? nil : model.artworkPath(for: .deviceList)
+        if let art, art != renderedSessionArtwork { sessionArtwork.setFile(art) }
+        renderedSessionArtwork = art
+        sessionArtwork.isVisible = art != nil
         castActions.isVisible = connected != nil && !model.hasMedia && model.preparingFile == nil
         if connected != nil { volumeControl.render() }
         castSample.isVisible = model.sampleMedia != nil

@@ -224,8 +224,8 @@ final class ExpandedController {
         subtitleLabel.isVisible = !model.subtitle.isEmpty
         deviceLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? ""
         TrustMark.render(trustMark, model.trust)
-        if model.artworkPath != renderedArtwork {
-            renderedArtwork = model.artworkPath
+        if model.artworkPath(for: .expandedControllerBackground) != renderedArtwork {
+            renderedArtwork = model.artworkPath(for: .expandedControllerBackground)
             artwork.setFile(renderedArtwork)
             // The page not shown is hidden too, so assistive technology offers only one image.
             artwork.isVisible = renderedArtwork != nil

@@ -90,6 +90,10 @@ public final class MainWindow {
             self.narrow = width < 440
             self.castFileButton.isVisible = !(self.narrow && self.isShowingPlayer)
         }
+        // Artwork is chosen and scaled for the screen's scale factor, and again when the window
+        // moves to a screen with another one.
+        model.displayScale = window.asWindow.scaleFactor
+        window.asWindow.on("notify::scale-factor") { [unowned self] in self.model.displayScale = self.window.asWindow.scaleFactor }
         window.asWindow.on("notify::default-height") { [unowned self] in
             let size = self.window.asWindow.defaultSize
             self.expanded?.layout(width: size.width, height: size.height)

@@ -25,7 +25,7 @@ final class MiniController {
         ui = try Builder(resource: Self.resource)
         root = ui.get("root")
         view = CompactPlayerView(
-            model: model, thumb: ui.get("thumb"), title: ui.get("title"),
+            model: model, artworkUse: .miniControllerThumbnail, thumb: ui.get("thumb"), title: ui.get("title"),
             subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
         ui.get("open", as: Button.self).onClicked { [unowned self] in self.onOpen?() }
     }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 import AppModel
+import CastCore
 import GtkInterop
 
 /// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
@@ -29,7 +30,7 @@ final class MiniPlayer {
         ui = try Builder(resource: Self.resource)
         window = ui.get("window")
         view = CompactPlayerView(
-            model: model, thumb: ui.get("artwork"), title: ui.get("title"),
+            model: model, artworkUse: .miniPlayer, thumb: ui.get("artwork"), title: ui.get("title"),
             subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
         actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain])
         actions.install(into: window)
@@ -81,10 +82,13 @@ final class CompactPlayerView {
     let subtitle: Label
     let play: Button
     let progress: ProgressBar
+    /// Which of the artwork's sizes this view shows (the bar's thumbnail or the mini player's).
+    let artworkUse: ImageUse
     private var renderedArtwork: String?
 
-    init(model: AppModel, thumb: Image, title: Label, subtitle: Label, play: Button, progress: ProgressBar) {
+    init(model: AppModel, artworkUse: ImageUse, thumb: Image, title: Label, subtitle: Label, play: Button, progress: ProgressBar) {
         self.model = model
+        self.artworkUse = artworkUse
         self.thumb = thumb
         self.title = title
         self.subtitle = subtitle
@@ -107,9 +111,10 @@ final class CompactPlayerView {
             play.actionName = "win.toggle-play"
             renderPlayButton(play, playing: model.isPlaying)
         }
-        if model.artworkPath != renderedArtwork {
-            renderedArtwork = model.artworkPath
-            if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName(model.mediaKind.iconName) }
+        let art = model.artworkPath(for: artworkUse)
+        if art != renderedArtwork {
+            renderedArtwork = art
+            if let art { thumb.setFile(art) } else { thumb.setIconName(model.mediaKind.iconName) }
         }
         renderProgress()
     }

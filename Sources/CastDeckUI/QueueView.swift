@@ -40,7 +40,7 @@ final class QueueView {
     static let page = 20
     var shownCount = QueueView.page
     var renderedArtwork: String?
-    /// Row thumbnails by artwork URL: the cached file, or nil while fetching or when it failed.
+    /// Row thumbnails by their images' URLs (`QueueRow.artworkKey`): the cached file, or nil while fetching or when it failed.
     var thumbnails: [String: String?] = [:]
 
     init(model: AppModel) throws {
@@ -83,7 +83,7 @@ final class QueueView {
         let currentIndex = all.firstIndex(where: \.isCurrent) ?? 0
         shownCount = max(shownCount, currentIndex + Self.page / 2)
         let next = Array(all.prefix(shownCount))
-        guard force || next != rendered || model.artworkPath != renderedArtwork else { return }
+        guard force || next != rendered || model.artworkPath(for: .queueList) != renderedArtwork else { return }
         let oldIDs = rendered.map(\.itemID), newIDs = next.map(\.itemID)
         if newIDs.count > oldIDs.count, Array(newIDs.prefix(oldIDs.count)) == oldIDs {
             // A page more: append its rows only.
@@ -112,7 +112,7 @@ final class QueueView {
             update(rows[i], with: row)
         }
         rendered = next
-        renderedArtwork = model.artworkPath
+        renderedArtwork = model.artworkPath(for: .queueList)
         // New rows may have come into view without a scroll.
         GLibSource.idle { [weak self] in self?.loadVisibleItems() }
     }
@@ -186,18 +186,18 @@ final class QueueView {
         w.row.setAccessibleDescription(r.isCurrent ? tr("Now playing") : r.detail)
         w.menu.setAccessibleName(tr("Actions for {0}", r.title))
         w.menu.setTooltip(tr("Actions for {0}", r.title))
-        // The current item shows its artwork (resolved for the controllers); others an icon.
-        if r.isCurrent, let art = model.artworkPath {
+        // The current item shows its artwork (resolved with the current media's); others their own.
+        if r.isCurrent, let art = model.artworkPath(for: .queueList) {
             w.thumb.setFile(art)
-        } else if let url = r.artworkURL, let cached = thumbnails[url] {
+        } else if let url = r.artworkKey, let cached = thumbnails[url] {
             if let path = cached { w.thumb.setFile(path) } else { w.thumb.setIconName(r.kind.iconName) }
-        } else if let url = r.artworkURL {
+        } else if let url = r.artworkKey {
             // Fetched once per picture through the image cache; the row shows it when it comes.
             w.thumb.setIconName("image-x-generic-symbolic")
             thumbnails[url] = .some(nil)
             Task { [weak self] in
                 guard let self else { return }
-                let path = await self.model.queueThumbnail(url)
+                let path = await self.model.queueThumbnail(r.artwork)
                 self.thumbnails[url] = path
                 if path != nil { self.renderRows(force: true) }
             }

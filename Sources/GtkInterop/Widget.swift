@@ -74,6 +74,10 @@ extension WidgetWrapper {
         nonmutating set { gtk_widget_set_hexpand(pointer, newValue.gboolean) }
     }
 
+    /// The display's scale factor for this widget: 2 on a HiDPI screen (GDK_SCALE=2 too), so an
+    /// image drawn into N points needs N × scale pixels to be sharp.
+    public var scaleFactor: Int { Int(gtk_widget_get_scale_factor(pointer)) }
+
     /// The toplevel window this widget is in, if any.
     public var window: Window? {
         guard let root = gtk_widget_get_root(pointer) else { return nil }

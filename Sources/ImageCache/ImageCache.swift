@@ -21,8 +21,11 @@
 // Code: ImageCache (state, public API), +Download (originals, retries, freshness),
 // +Variants (decode, scale, read back), +Housekeeping (eviction, orphans, paths),
 // +MemoryLayer; CacheIndex (index + journal), HTTPImageDownload, PixbufDecoder, ImagePicker.
+// The places that ask (ImageUse, with their point sizes) are CastCore's, shared with AppModel,
+// which asks for each place without depending on this target.
 
 import AsyncHTTPClient
+@_exported import CastCore
 import CastProtocol
 import NIOCore
 import NIOHTTP1

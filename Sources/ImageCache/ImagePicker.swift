@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
 
+import CastCore
 import CastProtocol
 
 /// A size in device pixels (scale factor already applied).
@@ -21,27 +22,6 @@ public struct PixelSize: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(width)x\(height)" }
     var area: Int { width * height }
-}
-
-/// Where artwork is shown; the picker may weigh uses differently, and each has a default size.
-public enum ImageUse: String, Hashable, Sendable, CaseIterable {
-    /// The small square image in the mini controller (player bar).
-    case miniControllerThumbnail
-    /// The large background of the expanded controller.
-    case expandedControllerBackground
-    /// A row of the device list (the artwork of what a device is playing).
-    case deviceList
-    /// A row of the queue list.
-    case queueList
-
-    /// The size in logical points the CastDeck window uses for this place.
-    public var defaultPointSize: (width: Int, height: Int) {
-        switch self {
-        case .miniControllerThumbnail: return (48, 48)
-        case .expandedControllerBackground: return (640, 640)
-        case .deviceList, .queueList: return (40, 40)
-        }
-    }
 }
 
 /// What the UI wants to show: a use and the box in device pixels it will be drawn into.

@@ -117,7 +117,7 @@ public final class MPRISService: DBusObjectHandler {
                 .dictionary(
                     MPRIS.metadata(
                         trackID: trackID, media: media ? model.media : nil,
-                        artworkPath: model.artworkPath, localFile: model.localFilePath))
+                        artworkPath: model.artworkPath(for: .mediaSession), localFile: model.localFilePath))
             ),
             ("Volume", .double(volume)),
             ("LoopStatus", .string(MPRIS.loopStatus(model.queue.repeatMode))),

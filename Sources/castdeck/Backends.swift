@@ -19,6 +19,8 @@ import Synchronization
 @MainActor
 func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> DeviceInfo) -> Services {
     let artwork = CachedArtworkProvider()
+    // Keeps the artwork cache's size setting (and its change handler) alive with the model.
+    var cacheSettings: Settings?
     return Services(
         makeModel: { requireVerified, preferences in
             var client = CastClientConfiguration()
@@ -27,6 +29,12 @@ func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> Dev
             // Refuse devices that cannot prove they are genuine (GSettings require-verified-devices).
             if requireVerified { client.deviceAuthentication.mode = .require }
             let directory = DeviceDirectory(prober: CastClientProber(configuration: client), browser: nil)
+            cacheSettings = Settings(schemaID: CastDeckApplication.appID)
+            if let settings = cacheSettings {
+                let key = "image-cache-size-mb"
+                artwork.setDiskLimit(megabytes: settings.int(key))
+                settings.onChanged(key) { [unowned settings] in artwork.setDiskLimit(megabytes: settings.int(key)) }
+            }
             let model = AppModel(directory: directory, client: client, artwork: artwork, preferences: preferences)
             model.start()
             return model
@@ -59,30 +67,48 @@ func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> Dev
 }
 
 /// Artwork through the on-disk image cache: the picker chooses the metadata image that best
-/// covers the size the window draws, the cache downloads, checks and scales it, and the window
-/// gets the path of the scaled PNG. Local files (the demo sample) are used as they are. A
-/// failure of any kind means "show the placeholder"; the cache retries downloads by itself.
-/// The cache is opened on the first artwork request, off the main thread, not at start-up:
-/// the first frame does not wait for its index to be read.
+/// covers the place it is shown in (its ImageUse at the display's scale), the cache downloads,
+/// checks and scales it, and the window gets the path of the scaled PNG. Local files (the demo
+/// sample) are used as they are. A failure of any kind means "show the placeholder"; the cache
+/// retries downloads by itself. The cache is opened on the first artwork request, off the main
+/// thread, not at start-up: the first frame does not wait for its index to be read. Its disk
+/// bound follows the GSettings key `image-cache-size-mb`, also while it is open.
 final class CachedArtworkProvider: ArtworkProvider {
-    private let opened = Mutex<(tried: Bool, cache: ImageCache?)>((false, nil))
+    private struct State {
+        var tried = false
+        var cache: ImageCache?
+        var maxDiskBytes = ImageCacheConfiguration().maxDiskBytes
+    }
+    private let state = Mutex(State())
     private let local = LocalArtworkProvider()
 
     /// The cache directory may be unwritable (a read-only home): then only local files show.
     private var cache: ImageCache? {
-        opened.withLock { state in
+        state.withLock { state in
             if !state.tried {
                 state.tried = true
-                state.cache = try? ImageCache()
+                var configuration = ImageCacheConfiguration()
+                configuration.maxDiskBytes = state.maxDiskBytes
+                state.cache = try? ImageCache(configuration: configuration)
             }
             return state.cache
         }
     }
 
-    func localPath(for images: [CastImage], width: Int) async -> String? {
-        if let path = await local.localPath(for: images, width: width) { return path }
+    /// Bounds the cache's disk use (GSettings `image-cache-size-mb`, megabytes of 1,000,000
+    /// bytes); an open cache evicts what no longer fits at once.
+    func setDiskLimit(megabytes: Int) {
+        let cache = state.withLock { state in
+            state.maxDiskBytes = megabytes * 1_000_000
+            return state.cache
+        }
+        guard let cache else { return }
+        Task { await cache.setMaxDiskBytes(self.state.withLock { $0.maxDiskBytes }) }
+    }
+
+    func localPath(for images: [CastImage], use: ImageUse, scale: Int) async -> String? {
+        if let path = await local.localPath(for: images, use: use, scale: scale) { return path }
         guard !images.isEmpty, let cache else { return nil }
-        let request = ImageRequest(use: .expandedControllerBackground, size: PixelSize(width: width, height: width))
-        return try? await cache.image(from: images, for: request)?.path
+        return try? await cache.image(from: images, for: ImageRequest(use: use, scale: scale))?.path
     }
 }

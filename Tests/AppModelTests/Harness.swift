@@ -58,8 +58,8 @@ struct Harness {
         DeviceDirectory(store: store, prober: CastClientProber(configuration: client), browser: nil)
     }
 
-    func model(preferences: any StylePreferences = MemoryStylePreferences()) -> AppModel {
-        let model = AppModel(directory: directory(), client: client, preferences: preferences)
+    func model(preferences: any StylePreferences = MemoryStylePreferences(), artwork: any ArtworkProvider = LocalArtworkProvider()) -> AppModel {
+        let model = AppModel(directory: directory(), client: client, artwork: artwork, preferences: preferences)
         model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: nil)
         model.start()
         return model

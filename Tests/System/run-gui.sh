@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|truth|devices runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|truth|devices|artwork runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -167,5 +167,31 @@ if [[ $dstatus -ne 0 ]]; then
   status=$dstatus
 fi
 kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
+# Artwork per place at the screen's scale (test_artwork.py, issue 31): a receiver that does not
+# fetch, pictures of five sizes and large noise pictures over HTTP (the server's log says what
+# was fetched), castdeck at GDK_SCALE=2 with a cache of its own. GUI_ONLY=artwork.
+if [[ $only == all || $only == artwork ]]; then
+mkdir -p "$work/art"
+for size in 64 128 256 512 1280; do
+  ffmpeg -v error -nostdin -y -f lavfi -i "color=c=0x3366aa:s=${size}x${size}" -frames:v 1 "$work/art/a-$size.png"
+done
+for name in d e f; do
+  ffmpeg -v error -nostdin -y -f lavfi -i "color=c=gray:s=1100x1100,noise=alls=100:allf=t" -frames:v 1 "$work/art/$name-noise.png"
+done
+aport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+(cd "$work/art" && exec python3 -m http.server --bind 127.0.0.1 "$aport" >/dev/null 2>"$work/art-http.log") & pids+=($!)
+"$bin/castctl" receiver --port 0 >"$work/art-receiver.out" 2>"$work/art-receiver.log" & pids+=($!)
+for _ in $(seq 100); do grep -q "^listening on " "$work/art-receiver.out" 2>/dev/null && break; sleep 0.1; done
+astatus=0
+XDG_CACHE_HOME="$work/art-cache" XDG_CONFIG_HOME="$work/art-config" GSETTINGS_SCHEMA_DIR="$root/.build/castdeck-data/schemas" \
+  ART_DEVICE="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/art-receiver.out")" ART_URL="http://127.0.0.1:$aport" \
+  HTTP_LOG="$work/art-http.log" ART_CACHE="$work/art-cache/castdeck/images" CASTDECK="$bin/castdeck" APP_LOG="$work/art-app.log" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_artwork.py || astatus=$?
+if [[ $astatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -60 "$work/art-app.log"; echo "--- HTTP log"; tail -20 "$work/art-http.log"
+  status=$astatus
+fi
+pkill -f "$bin/castdeck --device" 2>/dev/null || true
 fi
 exit $status
