@@ -24,6 +24,11 @@ struct DiscoverCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop listening as soon as this many devices are known.", valueName: "n"))
     var count: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Look on this network interface only (e.g. wlan0, leaving out a VPN or a Docker bridge).", valueName: "NAME"))
+    var interface: String?
+
     @Flag(help: "Print a JSON array instead of a table.")
     var json = false
 
@@ -42,7 +47,7 @@ struct DiscoverCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let directory = DeviceDirectory(prober: CastClientProber(), browser: CastBrowser(waitForDaemon: false))
+        let directory = DeviceDirectory(prober: CastClientProber(), browser: CastBrowser(waitForDaemon: false, interface: interface))
         await directory.start()
         if let problem = await directory.storeProblem {
             Console.err("castctl: \(problem)\n")

@@ -132,10 +132,10 @@ final class AvahiConnection: @unchecked Sendable {
 
     // MARK: Browsing
 
-    /// A browser for `type` on every interface, IPv4 and IPv6.
-    static func newServiceBrowser(client: OpaquePointer, type: String, box: AvahiCallbackBox) -> OpaquePointer? {
+    /// A browser for `type` on one interface (its index) or on every interface (nil), IPv4 and IPv6.
+    static func newServiceBrowser(client: OpaquePointer, type: String, interface: Int32?, box: AvahiCallbackBox) -> OpaquePointer? {
         avahi.service_browser_new(
-            client, castdeck_avahi_if_unspec(), castdeck_avahi_proto_unspec(), type, nil, AvahiLookupFlags(0),
+            client, interface ?? castdeck_avahi_if_unspec(), castdeck_avahi_proto_unspec(), type, nil, AvahiLookupFlags(0),
             { _, interface, proto, event, name, type, domain, _, userdata in
                 guard let userdata else { return }
                 let box = Unmanaged<AvahiCallbackBox>.fromOpaque(userdata).takeUnretainedValue()

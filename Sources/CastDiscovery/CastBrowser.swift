@@ -11,7 +11,7 @@ import Logging
 ///
 /// ```
 /// avahi-daemon ──D-Bus──▶ AvahiConnection (threaded poll)
-///                           ├─ service browser (every interface, IPv4 + IPv6)
+///                           ├─ service browser (every interface, or the one asked for; IPv4 + IPv6)
 ///                           └─ one resolver per instance, kept alive for TXT changes
 ///                                 ▼
 ///                          DeviceRegistry (one device per TXT id)
@@ -35,14 +35,19 @@ public final class CastBrowser: Sendable {
     ///   - serviceType: the DNS-SD type to browse (tests may use another).
     ///   - waitForDaemon: keep waiting for avahi-daemon when it is not running (the window
     ///     wants this; `castctl discover` does not).
+    ///   - interface: browse on this network interface only (e.g. "wlan0", to leave out a VPN
+    ///     or a Docker bridge); nil or empty: on every interface. An interface this computer
+    ///     does not have is reported as `.unavailable(.noSuchInterface)`.
     ///   - logger: every event is logged here at debug level.
     public init(
-        serviceType: String = CastBrowser.castServiceType, waitForDaemon: Bool = false,
+        serviceType: String = CastBrowser.castServiceType, waitForDaemon: Bool = false, interface: String? = nil,
         logger: Logger = Logger(label: "castdeck.discovery")
     ) {
         let (stream, continuation) = AsyncStream.makeStream(of: DiscoveryEvent.self, bufferingPolicy: .unbounded)
         events = stream
-        core = BrowserCore(serviceType: serviceType, waitForDaemon: waitForDaemon, continuation: continuation, logger: logger)
+        core = BrowserCore(
+            serviceType: serviceType, waitForDaemon: waitForDaemon, interface: interface?.isEmpty == false ? interface : nil,
+            continuation: continuation, logger: logger)
         continuation.onTermination = { [core] _ in
             // The consumer went away: close on another thread, since this may run on the poll thread.
             Thread.detachNewThread { core.stop() }
@@ -62,9 +67,9 @@ public final class CastBrowser: Sendable {
     /// Browses for up to `timeout` and returns what was found, plus the reason browsing
     /// was impossible, if it was.
     public static func snapshot(
-        timeout: Duration, serviceType: String = CastBrowser.castServiceType
+        timeout: Duration, serviceType: String = CastBrowser.castServiceType, interface: String? = nil
     ) async -> (devices: [CastDevice], unavailable: DiscoveryError?) {
-        let browser = CastBrowser(serviceType: serviceType)
+        let browser = CastBrowser(serviceType: serviceType, interface: interface)
         browser.start()
         var registry: [String: CastDevice] = [:]
         var failure: DiscoveryError?
@@ -92,6 +97,9 @@ public final class CastBrowser: Sendable {
 final class BrowserCore: @unchecked Sendable {
     private let serviceType: String
     private let waitForDaemon: Bool
+    /// The interface to browse on (its name), nil for all; its index once browsing starts.
+    private let interface: String?
+    private var interfaceIndex: Int32?
     private let continuation: AsyncStream<DiscoveryEvent>.Continuation
     private let logger: Logger
     private let lock = NSLock()
@@ -104,9 +112,12 @@ final class BrowserCore: @unchecked Sendable {
     private var registry = DeviceRegistry()
     private var reportedUnavailable = false
 
-    init(serviceType: String, waitForDaemon: Bool, continuation: AsyncStream<DiscoveryEvent>.Continuation, logger: Logger) {
+    init(
+        serviceType: String, waitForDaemon: Bool, interface: String?, continuation: AsyncStream<DiscoveryEvent>.Continuation, logger: Logger
+    ) {
         self.serviceType = serviceType
         self.waitForDaemon = waitForDaemon
+        self.interface = interface
         self.continuation = continuation
         self.logger = logger
     }
@@ -118,6 +129,15 @@ final class BrowserCore: @unchecked Sendable {
 
     func connect() {
         if lock.withLock({ stopped }) { return }
+        if let interface {
+            // Looked up when browsing starts: a VPN's interface may come and go.
+            let index = if_nametoindex(interface)
+            guard index != 0 else {
+                emit(.unavailable(.noSuchInterface(interface, available: Self.interfaceNames())))
+                return
+            }
+            interfaceIndex = Int32(bitPattern: index)
+        }
         let box = AvahiCallbackBox()
         box.clientState = { [unowned self, unowned box] client, state in clientStateChanged(client, state, box) }
         box.browse = { [unowned self, unowned box] report in browsed(report, box) }
@@ -154,7 +174,7 @@ final class BrowserCore: @unchecked Sendable {
         switch state {
         case AVAHI_CLIENT_S_RUNNING:
             guard browser == nil else { return }
-            browser = AvahiConnection.newServiceBrowser(client: client, type: serviceType, box: box)
+            browser = AvahiConnection.newServiceBrowser(client: client, type: serviceType, interface: interfaceIndex, box: box)
             if browser == nil {
                 let code = avahi.client_errno(client)
                 emit(.unavailable(.avahiFailure(operation: "browse \(serviceType)", code: code, message: avahiErrorText(code))))
@@ -214,5 +234,20 @@ final class BrowserCore: @unchecked Sendable {
             }
             for event in registry.removed(key) { emit(event) }
         }
+    }
+}
+
+extension BrowserCore {
+    /// The names of this computer's network interfaces, in the kernel's order.
+    static func interfaceNames() -> [String] {
+        guard let list = if_nameindex() else { return [] }
+        defer { if_freenameindex(list) }
+        var names: [String] = []
+        var entry = list
+        while entry.pointee.if_index != 0, let name = entry.pointee.if_name {
+            names.append(String(cString: name))
+            entry += 1
+        }
+        return names
     }
 }

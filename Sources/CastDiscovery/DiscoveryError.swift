@@ -22,6 +22,8 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
     case storeFailure(path: String, reason: String)
     /// No usable Cast device answered at an address that was to be added only if one did.
     case probeFailed(ProbeFailure)
+    /// Browsing was limited to a network interface this computer does not have.
+    case noSuchInterface(String, available: [String])
 
     public var description: String {
         switch self {
@@ -44,6 +46,9 @@ public enum DiscoveryError: Error, Equatable, Sendable, CustomStringConvertible 
             return "The list of added devices at \(path) could not be used: \(reason)"
         case let .probeFailed(failure):
             return failure.detail
+        case let .noSuchInterface(name, available):
+            let list = available.isEmpty ? "none" : available.joined(separator: ", ")
+            return "This computer has no network interface named \"\(name)\" (it has: \(list)); name one of those, or none to look on all"
         }
     }
 }

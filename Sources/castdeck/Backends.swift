@@ -19,8 +19,9 @@ import Synchronization
 @MainActor
 func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> DeviceInfo) -> Services {
     let artwork = CachedArtworkProvider()
-    // Keeps the artwork cache's size setting (and its change handler) alive with the model.
-    var cacheSettings: Settings?
+    // The app's settings, read here for the services (the artwork cache's size, the interface
+    // to look for devices on); kept alive with the model for the cache size's change handler.
+    var appSettings: Settings?
     return Services(
         makeModel: { requireVerified, preferences in
             var client = CastClientConfiguration()
@@ -29,8 +30,8 @@ func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> Dev
             // Refuse devices that cannot prove they are genuine (GSettings require-verified-devices).
             if requireVerified { client.deviceAuthentication.mode = .require }
             let directory = DeviceDirectory(prober: CastClientProber(configuration: client), browser: nil)
-            cacheSettings = Settings(schemaID: CastDeckApplication.appID)
-            if let settings = cacheSettings {
+            appSettings = Settings(schemaID: CastDeckApplication.appID)
+            if let settings = appSettings {
                 let key = "image-cache-size-mb"
                 artwork.setDiskLimit(megabytes: settings.int(key))
                 settings.onChanged(key) { [unowned settings] in artwork.setDiskLimit(megabytes: settings.int(key)) }
@@ -47,7 +48,8 @@ func makeServices(startDemoReceiver: @escaping @MainActor () async throws -> Dev
                 return
             }
             let directory = model.directory
-            let browser = CastBrowser(waitForDaemon: true)
+            // GSettings discovery-interface: one network interface only (empty: all of them).
+            let browser = CastBrowser(waitForDaemon: true, interface: appSettings?.string("discovery-interface"))
             Task { await directory.attach(browser: browser) }
         },
         startDemoReceiver: startDemoReceiver,

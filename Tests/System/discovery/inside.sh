@@ -18,4 +18,6 @@ echo "--- castctl, pychromecast and python-zeroconf"
 .venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/discovery/test_discovery.py || status=1
 echo "--- avahi-daemon stopped"
 .venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/discovery/test_without_avahi.py || status=1
+echo "--- a second network interface, and IPv6 turned off (avahi-daemon restarted for each)"
+.venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/discovery/test_networks.py || status=1
 exit $status
