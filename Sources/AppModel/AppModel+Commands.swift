@@ -42,9 +42,9 @@ extension AppModel {
     // The commands of the table (CommandTable.swift): `perform` runs them once their rule
     // allows, so they do not check it again (no seeking during an ad, a skip not allowed yet).
     func seek(by delta: Double) async {
-        var target = position + delta
-        if let d = duration { target = min(target, d) }
-        await seek(to: max(0, target))
+        var target = max(0, position + delta)
+        if let range = seekableRange { target = min(max(target, range.lowerBound), range.upperBound) }
+        await seek(to: target)
     }
 
     func seek(to seconds: Double) async {
