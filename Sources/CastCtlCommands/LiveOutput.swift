@@ -12,7 +12,7 @@ extension Output {
         guard live.isLive else {
             return "ENDED LIVE  \(seconds((live.position ?? range.lowerBound) - range.lowerBound)) / \(seconds(window))"
         }
-        let behind = live.isBehindLive ? " \u{2212}" + seconds(live.behindLive ?? 0) : ""
+        let behind = live.isBehindLive ? " -" + seconds(live.behindLive ?? 0) : ""
         return "LIVE\(behind)  (seekable \(seconds(window)))"
     }
 }
