@@ -42,13 +42,14 @@ extension AppModel {
     // The commands of the table (CommandTable.swift): `perform` runs them once their rule
     // allows, so they do not check it again (no seeking during an ad, a skip not allowed yet).
     func seek(by delta: Double) async {
-        var target = position + delta
-        if let d = duration { target = min(target, d) }
-        await seek(to: max(0, target))
+        await seek(to: position + delta)
     }
 
+    /// Seeks inside what can be seeked: the media's length, or a live stream's window.
     func seek(to seconds: Double) async {
-        await run { try await $0.media.seek(to: seconds) }
+        var target = max(0, seconds)
+        if let range = seekableRange { target = min(max(target, range.lowerBound), range.upperBound) }
+        await run { [target] in try await $0.media.seek(to: target) }
     }
 
     /// Chooses a subtitle track (nil = off), keeping the active audio track.

@@ -52,7 +52,8 @@ extension AppModel {
     public var mediaKind: MediaKind { MediaKind(media) }
     public var isAudio: Bool { mediaKind == .audio }
     public var isPlaying: Bool { mediaStatus?.playerState == .playing || mediaStatus?.playerState == .buffering }
-    public var duration: Double? { media?.duration }
+    /// The media's length; nil for a live stream (whatever it says: its window is `live`).
+    public var duration: Double? { snapshot?.isLiveStream == true ? nil : media?.duration }
     public var playbackRate: Double { mediaStatus?.playbackRate ?? 1 }
 
     public func supports(_ command: MediaCommands) -> Bool {

@@ -68,6 +68,7 @@ extension AppAction {
         case seekBackward30 = "seek-back-30"
         case seekForward30 = "seek-forward-30"
         case seekTo = "seek-to"
+        case goToLive = "go-to-live"
         case stopCasting = "stop-casting"
         case skipAd = "skip-ad"
         case setRate = "rate"
@@ -201,8 +202,13 @@ extension AppAction.Name {
                 enabled: { $0.canSeek }, refusal: { $0.seekRefusal }, run: { m, a in await m.seek(by: a.double ?? 30) })
         case .seekTo:
             AppCommand(
-                { tr("Position") }, parameter: .double, enabled: { $0.canSeek && ($0.duration ?? 0) > 0 },
+                { tr("Position") }, parameter: .double, enabled: { $0.canSeek && $0.seekableRange != nil },
                 refusal: { $0.seekRefusal }, run: { m, a in await m.seek(to: a.double ?? 0) })
+        case .goToLive:
+            // A live stream with a window (AppModel+Live.swift); the button shows only behind live.
+            AppCommand(
+                { tr("Go to Live") }, enabled: { $0.canSeek && $0.live?.liveEdge != nil },
+                refusal: { $0.seekRefusal }, run: { m, _ in await m.goToLive() })
         case .stopCasting:
             AppCommand({ tr("Stop Casting") }, enabled: { $0.controlsMedia }, run: { m, _ in await m.run { try await $0.media.stop() } })
         case .skipAd:

@@ -12,7 +12,9 @@ import CastProtocol
 ///   `currentTime` and the break clip's clock advances at normal speed (1×) from
 ///   `currentBreakClipTime` (ads ignore the playback rate);
 /// - otherwise the content position advances by `playbackRate` per second, clamped to the
-///   media's duration and never below 0.
+///   media's duration and never below 0;
+/// - a live stream's position stays inside its seekable range, which moves with time
+///   (`MediaStatusSnapshot+Live.swift`, `LivePlayback`).
 public struct MediaStatusSnapshot: Sendable, Equatable {
     /// The receiver's latest word (merged with earlier statuses), nil when no media session.
     public var status: MediaStatus?
@@ -35,7 +37,8 @@ public struct MediaStatusSnapshot: Sendable, Equatable {
         guard let status, let time = status.currentTime else { return nil }
         guard status.breakStatus == nil else { return max(0, time) }
         var position = time + (status.playbackRate ?? 1) * playingTime(at: now)
-        if let duration = status.effectiveMedia?.duration, duration > 0 { position = min(position, duration) }
+        if let range = liveRange(at: now) { return min(max(position, range.lowerBound), range.upperBound) }
+        if !isLiveStream, let duration = status.effectiveMedia?.duration, duration > 0 { position = min(position, duration) }
         return max(position, 0)
     }
 

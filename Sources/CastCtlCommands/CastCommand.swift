@@ -65,6 +65,12 @@ struct CastCommand: AsyncParsableCommand {
     @Flag(name: .customLong("start-over"), help: "Start at the start, whatever was remembered.")
     var startOver = false
 
+    @Flag(
+        help: ArgumentHelp(
+            "A live stream (LOAD as LIVE: no duration, the live edge, its replay window). HLS links whose playlist has no #EXT-X-ENDLIST are live without it."
+        ))
+    var live = false
+
     @Option(help: ArgumentHelp("Initial playback rate.", valueName: "R"))
     var rate: Double?
 
@@ -99,11 +105,13 @@ struct CastCommand: AsyncParsableCommand {
     func validate() throws {
         guard !sources.isEmpty else { throw ValidationError("Give a URL, a file, a folder or a playlist to cast.") }
         try validateResume()  // CastCommand+Resume.swift
+        if live, isQueue || Self.isLocal(url) { throw ValidationError("--live is for a link to a live stream, not a file or a queue.") }
         if isQueue { return try validateQueue() }  // CastCommand+Queue.swift
         if repeatMode != nil { throw ValidationError("--repeat is for a queue: give several items, a folder or a playlist.") }
         if Self.isLocal(url) {
             try validateLocal()  // CastCommand+LocalFile.swift
         } else {
+            if live, start != nil { throw ValidationError("--start does not apply to a live stream: it starts at the live edge.") }
             if plan || model != nil || burnSubtitles != nil || surround {
                 throw ValidationError("--plan, --model, --surround and --burn-subtitles apply to local files only.")
             }
@@ -140,7 +148,7 @@ struct CastCommand: AsyncParsableCommand {
         var metadata = MediaMetadata(metadataType: .generic, title: title ?? URL(string: url)?.lastPathComponent)
         if let poster { metadata.images = [CastImage(url: poster)] }
         var media = MediaInformation(
-            contentId: url, contentUrl: url, streamType: .buffered, contentType: contentType ?? Self.guessContentType(url),
+            contentId: url, contentUrl: url, streamType: live ? .live : .buffered, contentType: contentType ?? Self.guessContentType(url),
             metadata: metadata, tracks: tracks.isEmpty ? nil : tracks)
         if let adBreaks {
             let data: Data
@@ -164,10 +172,14 @@ struct CastCommand: AsyncParsableCommand {
     func run() async throws {
         if isQueue { return try await runQueue() }  // CastCommand+Queue.swift
         if Self.isLocal(url) { return try await runLocal() }  // CastCommand+LocalFile.swift
-        let media = try mediaInformation()
-        for w in await CORSCheck.warnings(for: media) { Self.warn(w) }
+        var media = try mediaInformation()
+        let probed = media
+        async let streamType = HLSLiveCheck.streamType(for: probed)
+        for w in await CORSCheck.warnings(for: probed) { Self.warn(w) }
+        media.streamType = await streamType
         let device = try await options.target.resolve()
-        let (start, rate, app) = (startTime(for: .link(url)), rate, app)
+        // A live stream starts at its live edge: nothing to resume.
+        let (start, rate, app) = (media.streamType == .live ? start : startTime(for: .link(url)), rate, app)
         let report = try await options.withSession { session in
             try await session.start(appID: app)
             try await session.media.load(media, autoplay: true, startTime: start, playbackRate: rate)

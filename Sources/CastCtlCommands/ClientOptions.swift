@@ -154,11 +154,15 @@ enum Output {
     }
 
     /// One line: state, position/duration, rate, title.
-    static func mediaLine(_ status: MediaStatus?, position: Double?, breakClipTime: Double? = nil) -> String {
+    static func mediaLine(_ status: MediaStatus?, position: Double?, breakClipTime: Double? = nil, live: LivePlayback? = nil) -> String {
         guard let status else { return "No media loaded." }
         var parts = [status.playerState.rawValue]
         if status.playerState == .idle, let r = status.idleReason { parts[0] += " (\(r.rawValue))" }
-        parts.append("\(seconds(position ?? status.currentTime)) / \(seconds(status.effectiveMedia?.duration))")
+        if let live, status.playerState != .idle {
+            parts.append(liveTime(live))  // LiveOutput.swift
+        } else {
+            parts.append("\(seconds(position ?? status.currentTime)) / \(seconds(status.effectiveMedia?.duration))")
+        }
         if let rate = status.playbackRate, rate != 1 { parts.append("×\(number(rate))") }
         if let b = status.breakStatus {
             parts.append("ad \(b.breakClipId ?? b.breakId ?? "?") \(seconds(breakClipTime ?? b.currentBreakClipTime))")
@@ -179,6 +183,8 @@ struct StatusReport: Encodable {
     var position: Double?
     /// Seconds into the playing ad clip, interpolated (nil outside a break).
     var breakClipTime: Double?
+    /// A live stream's facts (nil for other media).
+    var live: LiveReport?
     var authentication: AuthenticationReport
 
     /// The session's state at `now`; positions follow CastClient's one rule (MediaStatusSnapshot),
@@ -192,9 +198,16 @@ struct StatusReport: Encodable {
         self.media = snapshot.status
         self.position = snapshot.streamPosition(at: now)
         self.breakClipTime = snapshot.breakClipTime(at: now)
+        self.liveFacts = snapshot.live(at: now)
+        self.live = liveFacts.map(LiveReport.init)
         self.authentication = AuthenticationReport(session.authentication)
     }
 
     /// The one-line summary of the media.
-    var mediaLine: String { Output.mediaLine(media, position: position, breakClipTime: breakClipTime) }
+    var mediaLine: String { Output.mediaLine(media, position: position, breakClipTime: breakClipTime, live: liveFacts) }
+    private var liveFacts: LivePlayback?
+
+    private enum CodingKeys: String, CodingKey {
+        case device, state, session, receiver, media, position, breakClipTime, live, authentication
+    }
 }

@@ -97,6 +97,11 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Flag(name: .customLong("user-actions"), help: "Offer LIKE and DISLIKE (USER_ACTION), as music apps' receivers do.")
     var userActions = false
 
+    @Option(
+        name: .customLong("live-window"),
+        help: ArgumentHelp("A LIVE stream's replay window: it can be seeked this far behind the live edge (0: not at all).", valueName: "SECONDS"))
+    var liveWindow: Double = 120
+
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
@@ -130,6 +135,7 @@ struct ReceiverCommand: AsyncParsableCommand {
             }
         }
         if let s = stopPongsAfter, !(s >= 0 && s.isFinite) { throw ValidationError("--stop-pongs-after must be a non-negative number of seconds.") }
+        guard liveWindow >= 0, liveWindow <= 86_400 else { throw ValidationError("--live-window must be between 0 and 86400 seconds.") }
         if let n = closeAfter, n < 1 { throw ValidationError("--close-after must be at least 1.") }
         if let d = delayReplies, d < 0 { throw ValidationError("--delay-replies must not be negative.") }
         guard heartbeatInterval > 0, heartbeatTimeout > heartbeatInterval else {
@@ -160,6 +166,7 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.avReceiver = avReceiver
         if userActions { config.supportedMediaCommands.formUnion([.like, .dislike]) }
         config.decodeFirstFrame = firstFrame
+        config.liveWindow = liveWindow
         config.apps = try apps.map { try ReceiverApp.parse($0) }
         config.replay = try replayScript()
         config.faults = FaultInjection(

@@ -44,7 +44,7 @@ struct WatchCommand: AsyncParsableCommand {
                     for await snapshot in await session.media.statusUpdates() {
                         let media = snapshot.status
                         let p = snapshot.streamPosition(at: .now)
-                        out(Event(event: "media", media: media, position: p), "media: " + Output.mediaLine(media, position: p))
+                        out(Event(event: "media", media: media, position: p), "media: " + Output.mediaLine(media, position: p, live: snapshot.live(at: .now)))
                     }
                 }
                 group.addTask {

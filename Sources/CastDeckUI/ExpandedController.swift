@@ -152,6 +152,7 @@ final class ExpandedController {
 
     /// While the seek bar is held: the time it would seek to, in place of the elapsed time.
     private func showSeekTarget() {
+        if showLiveSeekTarget() { return }  // ExpandedController+Live.swift
         let d = max(model.duration ?? 0, 0)
         elapsed.text = formatTime(seek.value)
         remaining.text = d > 0 ? "\u{2212}" + formatTime(max(0, d - seek.value)) : ""
@@ -268,7 +269,9 @@ final class ExpandedController {
         // Unknown duration (live, or not reported): no seek bar position and no remaining time.
         seek.isSensitive = model.isEnabled(.seekTo)
         markers.queueDraw()
-        if seekDebounce == 0 && !seekDragging {
+        let settled = seekDebounce == 0 && !seekDragging
+        // A live stream has its own seek bar and times (ExpandedController+Live.swift).
+        if !renderLive(settled: settled), settled {
             seek.setRange(0, d > 0 ? d : 1)
             seek.value = d > 0 ? pos : 0
             elapsed.text = formatTime(pos)

@@ -107,7 +107,7 @@ final class CompactPlayerView {
             play.setAccessibleName(tr("Play Again"))
             play.setTooltip(tr("Play Again"))
         } else {
-            subtitle.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
+            subtitle.text = model.castingLine
             play.actionName = "win.toggle-play"
             renderPlayButton(play, playing: model.isPlaying)
         }
@@ -120,7 +120,6 @@ final class CompactPlayerView {
     }
 
     func renderProgress() {
-        let d = model.duration ?? 0
-        progress.fraction = d > 0 ? min(1, max(0, model.position / d)) : 0
+        progress.fraction = model.progressFraction(at: .now)
     }
 }

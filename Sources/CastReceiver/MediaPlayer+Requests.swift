@@ -92,6 +92,7 @@ extension MediaPlayer {
         // Like the Web Receiver with HLS audio renditions: one audio track plays from the start.
         activeTrackIds = item.activeTrackIds ?? (media?.tracks?.first { $0.type == .audio }).map { [$0.trackId] } ?? []
         textTrackStyle = media?.textTrackStyle
+        startLive(requested: startTime ?? item.startTime, now: now)
         playerState = (item.autoplay ?? true) ? .playing : .paused
         idleReason = nil
         if let i = lastBreak(from: nil, to: contentTime) {
@@ -135,7 +136,8 @@ extension MediaPlayer {
         var target = r.relativeTime.map { from + $0 } ?? r.currentTime ?? from
         guard target.isFinite else { return .error(type: "INVALID_REQUEST", reason: .invalidParams) }
         target = max(0, target)
-        if let d = media?.duration, d >= 0 { target = min(target, d) }
+        if !isLive, let d = media?.duration, d >= 0 { target = min(target, d) }
+        if isLive { target = clampLive(target, at: now) }
         switch r.resumeState {
         case .playbackStart?: playerState = .playing
         case .playbackPause?: playerState = .paused

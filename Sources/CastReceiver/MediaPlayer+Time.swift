@@ -29,7 +29,7 @@ extension MediaPlayer {
                 let (index, position) = next
                 nextEvent = (anchorAt + (position - contentTime) / playbackRate, index)
             }
-            if let d = media?.duration, d >= 0 {
+            if let d = contentEnd {
                 let end = anchorAt + max(0, d - contentTime) / playbackRate
                 if nextEvent == nil || end < nextEvent!.time { nextEvent = (end, nil) }
             }
@@ -40,7 +40,7 @@ extension MediaPlayer {
                 contentTime = media?.breaks?[index].position ?? contentTime
                 startBreak(index, resumeAt: contentTime)
             } else {
-                contentTime = media?.duration ?? contentTime
+                contentTime = contentEnd ?? contentTime
                 reachEnd()
             }
             changed = true

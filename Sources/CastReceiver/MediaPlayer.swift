@@ -15,7 +15,9 @@ import CastProtocol
 /// - a break that played to its end (or whose last clip was skipped) becomes `isWatched`;
 /// - a forward seek (or a LOAD starting later) over unwatched breaks plays the last of
 ///   them first, then resumes at the seek target;
-/// - at the end the player goes IDLE/FINISHED, or moves on in the queue.
+/// - at the end the player goes IDLE/FINISHED, or moves on in the queue;
+/// - a LIVE stream has no end until it is done, and a seekable window that moves with the
+///   clock (`LiveTimeline`, MediaPlayer+Live.swift).
 struct MediaPlayer {
     /// What a request produced.
     enum Reply: Equatable {
@@ -62,6 +64,8 @@ struct MediaPlayer {
     var activeTrackIds: [Int] = []
     var textTrackStyle: TextTrackStyle?
     var breakPlayback: BreakPlayback?
+    /// The live edge and replay window of a LIVE stream.
+    var live = LiveTimeline()
     var items: [QueueItem] = []
     var currentItemId: Int?
     var repeatMode: RepeatMode = .off
@@ -77,8 +81,9 @@ struct MediaPlayer {
 
     /// The position in the content at `now`.
     func position(at now: Double) -> Double {
-        guard playerState == .playing, breakPlayback == nil else { return contentTime }
+        guard playerState == .playing, breakPlayback == nil else { return isLive ? clampLive(contentTime, at: now) : contentTime }
         let t = contentTime + (now - anchorAt) * playbackRate
+        if isLive { return clampLive(t, at: now) }
         if let d = media?.duration, d >= 0 { return min(t, d) }
         return t
     }
@@ -113,6 +118,7 @@ struct MediaPlayer {
             s.media = m
         }
         s.breakStatus = breakStatus(at: now)
+        s.liveSeekableRange = liveSeekableRange(at: now)
         s.currentItemId = currentItemId
         // As a Web Receiver does: only the current item and the preloaded next one travel in
         // the status; senders ask for the rest with QUEUE_GET_ITEM_IDS / QUEUE_GET_ITEMS.

@@ -46,6 +46,9 @@ public struct ReceiverConfiguration: Sendable {
     /// answered, as a device's decoder must, and the fetch and decode times are logged at
     /// `.notice` (the `play` benchmark reads them). Needs ffmpeg.
     public var decodeFirstFrame: Bool = false
+    /// A LIVE stream's replay window in seconds: its `liveSeekableRange` spans the last this many
+    /// seconds before the live edge, moving with the clock. 0: no window (live radio, no seeking).
+    public var liveWindow: Double = 120
     /// Where the receiver logs. Every message in and out is logged at `.debug`.
     public var logger: Logger = Logger(label: "castdeck.receiver")
     /// Test hook: answer with messages recorded from a real device (ReceiverCore+Replay.swift).

@@ -63,6 +63,7 @@ extension ReceiverCore {
                 let session = UUID().uuidString
                 running = RunningApp(app: app, sessionId: session, transportId: session)
                 running?.player.announcedCommands = config.supportedMediaCommands
+                running?.player.live.window = config.liveWindow
                 logger.info("app launched", metadata: ["cast.app.id": "\(app.appId)", "cast.session.id": "\(session)"])
             }
             broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))

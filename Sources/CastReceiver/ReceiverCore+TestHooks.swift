@@ -27,6 +27,14 @@ extension ReceiverCore {
             tick()
         case "GET_CLOCK":
             break
+        case "END_LIVE":
+            // The live stream ends (isLiveDone): what its window holds plays to the end.
+            guard var app = running, app.player.endLive(now: now) else {
+                drop(message, from: c, "END_LIVE needs a LIVE stream playing")
+                return
+            }
+            running = app
+            broadcastMediaStatus(app.player.status(at: now))
         case "SEND_MEDIA_STATUS":
             // Whatever a hostile or broken device might send: the file's bytes go out as they
             // are, as one message on the media namespace, to every sender of the running app.

@@ -116,7 +116,7 @@ public final class MPRISService: DBusObjectHandler {
                 "Metadata",
                 .dictionary(
                     MPRIS.metadata(
-                        trackID: trackID, media: media ? model.media : nil,
+                        trackID: trackID, media: media ? model.media : nil, length: model.duration, isLive: model.isLive,
                         artworkPath: model.artworkPath(for: .mediaSession), localFile: model.localFilePath))
             ),
             ("Volume", .double(volume)),
@@ -206,7 +206,8 @@ public final class MPRISService: DBusObjectHandler {
             // The specification: ignored when the track is not the current one or the position
             // is outside it.
             let seconds = Double(at) / 1_000_000
-            if track == trackID, seconds >= 0, seconds <= (model.duration ?? 0) { send(.seekTo(seconds)) }
+            // A live stream's position is inside its seekable window (AppModel+Live.swift).
+            if track == trackID, model.seekableRange?.contains(seconds) == true { send(.seekTo(seconds)) }
         case "OpenUri":
             guard let uri = arguments.first?.stringValue else { return .failure(.invalidArgs("OpenUri needs a URI")) }
             return openURI(uri)

@@ -83,16 +83,20 @@ public enum MPRIS {
         return out
     }
 
-    /// xesam/mpris metadata of a media item. `length` is left out for live streams and unknown
-    /// durations, `artUrl` without a local artwork file. `localFile` is the file of this
-    /// computer the item is (a cast file): `url` is its `file://` URL, not the address with a
-    /// share token the device fetches it from.
-    public static func metadata(trackID: String, media: MediaInformation?, artworkPath: String?, localFile: String? = nil) -> [(String, DBusValue)] {
+    /// xesam/mpris metadata of a media item. `length` is the media's (AppModel's `duration`),
+    /// left out for live streams and unknown durations; a live stream says "Live" in
+    /// `xesam:comment`; `artUrl` is left out without a local artwork file. `localFile` is the
+    /// file of this computer the item is (a cast file): `url` is its `file://` URL, not the
+    /// address with a share token the device fetches it from.
+    public static func metadata(
+        trackID: String, media: MediaInformation?, length: Double? = nil, isLive: Bool = false, artworkPath: String?, localFile: String? = nil
+    ) -> [(String, DBusValue)] {
         var out: [(String, DBusValue)] = [("mpris:trackid", .objectPath(trackID))]
         guard let media else { return out }
-        if media.streamType != .live, let d = media.duration, d > 0, d.isFinite {
+        if let d = length, d > 0, d.isFinite {
             out.append(("mpris:length", .int64(microseconds(d))))
         }
+        if isLive { out.append(("xesam:comment", .strings([tr("Live")]))) }
         let m = media.metadata
         if let title = m?.displayTitle, !title.isEmpty { out.append(("xesam:title", .string(title))) }
         if let artist = m.flatMap(artist), !artist.isEmpty { out.append(("xesam:artist", .strings([artist]))) }

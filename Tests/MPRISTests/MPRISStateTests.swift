@@ -47,7 +47,7 @@ final class MPRISStateTests: XCTestCase {
         let media = MediaInformation(
             contentId: "x", contentUrl: "http://h/x.mp4",
             metadata: MediaMetadata(title: "Big Buck Bunny", subtitle: "Blender"), duration: 596.5)
-        let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, artworkPath: "/tmp/a b/é.jpg"))
+        let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, length: 596.5, artworkPath: "/tmp/a b/é.jpg"))
         XCTAssertEqual(m["mpris:trackid"], .objectPath("/t/1"))
         XCTAssertEqual(m["mpris:length"], .int64(596_500_000))
         XCTAssertEqual(m["xesam:title"], .string("Big Buck Bunny"))
@@ -64,10 +64,11 @@ final class MPRISStateTests: XCTestCase {
         XCTAssertEqual(m["xesam:url"], .string("file:///home/me/Videos/a%20film.mkv"))
     }
 
-    func testLiveStreamsHaveNoLength() {
+    func testLiveStreamsSayLiveAndHaveNoArtWithoutAFile() {
         let media = MediaInformation(contentId: "x", streamType: .live, duration: 100)
-        let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, artworkPath: nil))
+        let m = Dictionary(uniqueKeysWithValues: MPRIS.metadata(trackID: "/t/1", media: media, isLive: true, artworkPath: nil))
         XCTAssertNil(m["mpris:length"])
+        XCTAssertEqual(m["xesam:comment"], .strings(["Live"]))
         XCTAssertNil(m["mpris:artUrl"])
     }
 

@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|truth|devices|artwork runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|live|truth|devices|artwork runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -109,6 +109,25 @@ if [[ $rstatus -ne 0 ]]; then
   echo "--- castdeck log"; head -120 "$work/resume.log"; echo "--- receiver log"; tail -20 "$work/resume-receiver.log"
   status=$rstatus
 fi
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
+fi
+
+# A live stream (test_live.py, issue 31): pychromecast from the project's venv loads LIVE on a
+# simulator; castdeck follows it. GUI_ONLY=live.
+if [[ $only == all || $only == live ]]; then
+[[ -x .venv/bin/python ]] || ./scripts/setup.sh
+"$bin/castctl" receiver --port 0 --name "Living Room TV" >"$work/live-receiver.out" 2>"$work/live-receiver.log" & pids+=($!)
+for _ in $(seq 100); do grep -q "^listening on " "$work/live-receiver.out" 2>/dev/null && break; sleep 0.1; done
+ldev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/live-receiver.out")"
+XDG_CONFIG_HOME="$work/live-config" "$bin/castdeck" --device "$ldev" >"$work/live.log" 2>&1 & pids+=($!)
+lstatus=0
+CASTCTL="$bin/castctl" LIVE_DEVICE="$ldev" VENV_PYTHON="$root/.venv/bin/python" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_live.py || lstatus=$?
+if [[ $lstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -80 "$work/live.log"; echo "--- receiver log"; tail -20 "$work/live-receiver.log"
+  status=$lstatus
+fi
+kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'
 fi
 

@@ -120,6 +120,13 @@ public struct LiveSeekableRange: Codable, Hashable, Sendable {
     public var end: Double?
     public var isMovingWindow: Bool?
     public var isLiveDone: Bool?
+
+    public init(start: Double? = nil, end: Double? = nil, isMovingWindow: Bool? = nil, isLiveDone: Bool? = nil) {
+        self.start = start
+        self.end = end
+        self.isMovingWindow = isMovingWindow
+        self.isLiveDone = isLiveDone
+    }
 }
 
 // wire: read write

@@ -289,6 +289,23 @@ def loop_and_shuffle():
     wait_for("LoopStatus None again", lambda: playerctl("loop") == "None")
 
 
+@case("a LIVE stream from pychromecast: no mpris:length, Live in xesam:comment, CanSeek inside its window")
+def live_stream():
+    mc.play_media("https://tv.example/news/live.m3u8", "application/x-mpegURL", title="News 24", stream_type="LIVE")
+    wait_for("the live title", lambda: playerctl("metadata", "xesam:title", check=False) == "News 24")
+    wait_for("Live in xesam:comment", lambda: playerctl("metadata", "xesam:comment", check=False) == "Live")
+    if playerctl("metadata", "mpris:length", check=False):
+        raise Failure("a live stream has an mpris:length")
+    wait_for("CanSeek in the window", lambda: get_property("CanSeek") == "(<true>,)")
+    # 30 s back from the live edge (120 on the simulator), through MPRIS.
+    playerctl("position", "30-")
+    raw.wait_for(lambda s: 85 < (s.get("currentTime") or 0) < 95, timeout=15)
+    # The film again, for the cases after this one.
+    mc.play_media("http://127.0.0.1:9/film.mp4", "video/mp4", title=TITLE, thumb=ART_URL,
+                  stream_type="BUFFERED", media_info={"duration": DURATION})
+    wait_for("the film's length", lambda: playerctl("metadata", "mpris:length", check=False) == str(DURATION * 1_000_000))
+
+
 @case("the mini player opens from the expanded controller; its Pause pauses the receiver")
 def mini_player():
     click(find(app, "Open mini player", "push button"))
