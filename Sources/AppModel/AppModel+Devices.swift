@@ -33,6 +33,12 @@ extension AppModel {
             discoveryState = .browsing
         case .unavailable(.avahiNotRunning):
             discoveryState = .avahiNotRunning
+        case .unavailable(.noSuchInterface(let name, let available)):
+            // GSettings discovery-interface names an interface that is not there (a VPN's, gone).
+            discoveryState = .unavailable(
+                reason: tr(
+                    "CastDeck looks for devices only on the network interface “{0}”, which this computer does not have now (it has {1}). Empty the setting discovery-interface to look on all of them.",
+                    name, Localization.joinParts(available)))
         case .unavailable(let error):
             discoveryState = .unavailable(reason: error.description)
         case .added(let d), .updated(let d):
