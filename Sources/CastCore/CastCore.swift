@@ -13,6 +13,8 @@
 //                               ProbeFailure: why not (not found, not answering, …)
 //            ── XDGDirectory    $XDG_CONFIG_HOME / $XDG_STATE_HOME / $XDG_CACHE_HOME for castdeck
 //            ── trimmingWhitespace()
+//            ── MediaChapter    a chapter (start, end, title): LocalMedia reads chapter files,
+//                               the window (which may not import LocalMedia) and castctl show them
 //
 //   CastClient ─┐                 CastDiscovery ─┐
 //               └─ @_exported import CastCore    └─ @_exported import CastCore
