@@ -214,12 +214,13 @@ extension AppAction.Name {
                 run: { m, a in if let i = a.int { await m.seekToChapter(i) } })
         case .nextChapter:
             // PgDn and PgUp, as in mpv; a focused slider or list keeps them (MainWindow.handleKey).
+            // GDK may name the keys by their other X names, Next and Prior.
             AppCommand(
-                { tr("Next chapter") }, yielding: ["Page_Down"], enabled: { $0.canSeek && $0.hasChapters },
+                { tr("Next chapter") }, yielding: ["Page_Down", "Next"], enabled: { $0.canSeek && $0.hasChapters },
                 refusal: { $0.seekRefusal }, run: { m, _ in await m.seekToNextChapter() })
         case .previousChapter:
             AppCommand(
-                { tr("Previous chapter") }, yielding: ["Page_Up"], enabled: { $0.canSeek && $0.hasChapters },
+                { tr("Previous chapter") }, yielding: ["Page_Up", "Prior"], enabled: { $0.canSeek && $0.hasChapters },
                 refusal: { $0.seekRefusal }, run: { m, _ in await m.seekToPreviousChapter() })
         case .stopCasting:
             AppCommand({ tr("Stop Casting") }, enabled: { $0.controlsMedia }, run: { m, _ in await m.run { try await $0.media.stop() } })

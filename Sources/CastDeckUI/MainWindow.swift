@@ -234,7 +234,7 @@ public final class MainWindow {
             let back = AppAction.Name.seekBackward.yieldingKeys.contains(k) != w.isRightToLeft
             return activate(back ? .seekBackward : .seekForward)
         case (let k, false, false) where AppAction.Name.nextChapter.yieldingKeys.contains(k) || AppAction.Name.previousChapter.yieldingKeys.contains(k):
-            if w.focusIsA(typing + ["GtkRange", "GtkSpinButton", "GtkListBoxRow", "GtkScrolledWindow"]) { return false }
+            if w.focusIsA(typing + ["GtkRange", "GtkSpinButton", "GtkListBoxRow"]) { return false }
             return activate(AppAction.Name.nextChapter.yieldingKeys.contains(k) ? .nextChapter : .previousChapter)
         case ("Escape", false, false), ("Left", false, true):
             guard isShowingPlayer else { return false }
