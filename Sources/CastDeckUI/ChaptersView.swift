@@ -37,7 +37,10 @@ final class ChaptersView {
         popover.passQuitShortcut()
         // The chapter playing (win.chapter's state) follows the position, which moves without a
         // model change: read it again on opening.
-        popover.onShow { [unowned self] in self.actions.refresh() }
+        popover.onShow { [unowned self] in
+            self.buildRows()
+            self.actions.refresh()
+        }
     }
 
     /// Puts the line under `subtitle` in `column`, and the row after `afterRow` in `transport`.
@@ -50,6 +53,13 @@ final class ChaptersView {
         let chapters = model.chapters
         row.isVisible = !chapters.isEmpty
         menuButton.isSensitive = model.isEnabled(.seekToChapter)
+        // The rows are made when the menu opens: a file may list a thousand chapters, and
+        // a thousand buttons made with every new media would hold the main loop for nothing.
+        if chapters != rendered, popover.isVisible { buildRows() }
+    }
+
+    private func buildRows() {
+        let chapters = model.chapters
         guard chapters != rendered else { return }
         rendered = chapters
         let list = Box(vertical: true, spacing: 2)
