@@ -69,7 +69,7 @@ let package = Package(
             dependencies: ["AppModel", "GtkInterop", "GLibInterop", "CastCore", "CastProtocol"],
             exclude: ["castdeck.gresource.xml", "style.css", "main-window.ui", "shortcuts.ui", "device-list.ui",
                       "device-row.ui", "add-device-dialog.ui", "cast-link-dialog.ui", "mini-controller.ui", "expanded-controller.ui",
-                      "tracks-popover.ui", "style-editor.ui", "queue-view.ui", "cast-choice-dialog.ui", "mini-player.ui",
+                      "tracks-popover.ui", "chapters.ui", "style-editor.ui", "queue-view.ui", "cast-choice-dialog.ui", "mini-player.ui",
                       "preferences-window.ui"]
         ),
         // The GResource bundle of CastDeckUI's .ui files, CSS and icons as C source

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: CastDeck contributors
 # Screenshots of the window (device list, mini controller, expanded controller, ad banner,
-# style editor) in English and Persian, driven through AT-SPI against the demo receiver.
+# chapters menu, tracks popover, style editor) in English and Persian, driven through AT-SPI against the demo receiver.
 # Usage: scripts/screenshots.sh [OUTDIR]   (default: artifacts/screenshots, not committed)
 # SIZES="360x640 1280x800 1920x1080" (the default) picks the window sizes; files are named
 # <shot>-<size>-<lang>.png.
@@ -80,6 +80,15 @@ def out_of_ads():
 wait_for("ads to end", out_of_ads, timeout=90, interval=0.5)
 time.sleep(1)
 shot("3-expanded-controller")
+# The sample's chapters (issue 31): the Chapters menu open, then the tracks popover with its
+# captions; each is closed again by its own button.
+for menu, name in ((T("Chapters"), "3b-chapters-menu"), (T("Subtitles and audio"), "3c-tracks")):
+    opener = find(app, menu)
+    click(opener)
+    wait_for(name, lambda: find_all(app, role="radio button"))
+    shot(name)
+    click(opener)
+    wait_for(f"{name} closed", lambda: not find_all(app, role="radio button"))
 back = [b for b in buttons() if b.name == T("Back to devices")][0]
 click(back)
 shot("4-mini-controller")

@@ -88,7 +88,9 @@ extension AppModel {
     /// A device with fixed volume (an AV receiver's HDMI input) cannot be changed from here.
     public var hasFixedVolume: Bool { deviceVolume?.controlType == "fixed" }
 
-    public var textTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .text } }
+    /// The text tracks a person turns on: subtitles, captions and descriptions (and tracks of
+    /// no or an unknown subtype), never a chapter list or a METADATA track (AppModel+Chapters).
+    public var textTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .text && $0.isOffered } }
     public var audioTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .audio } }
     public var activeTrackIDs: [Int] { mediaStatus?.activeTrackIds ?? [] }
     public var activeTextTrackID: Int? { textTracks.first { activeTrackIDs.contains($0.trackId) }?.trackId }
@@ -96,11 +98,21 @@ extension AppModel {
 
     /// A track's name in the tracks popover: its language and title by the one naming rule
     /// (LocalMedia's `TrackFacts` with `Localization.trackWords`), so a stream is called the same
-    /// here, in the Burn In menu and on the device.
+    /// here, in the Burn In menu and on the device; captions are marked CC, descriptions as
+    /// described video (TrackGroup).
     public static func trackLabel(_ t: MediaTrack) -> String {
         let facts = TrackFacts(
             kind: t.type == .text ? .text : .audio, language: t.language, title: t.name.map { shortened($0) }, origin: .track(id: t.trackId))
-        return labelText(facts.name(Localization.trackWords))
+        let name = facts.name(Localization.trackWords)
+        switch t.group {
+        // TRANSLATORS: CC: closed captions, subtitles that also say what is heard (sounds,
+        // who speaks); {0} is the track's name, such as "English".
+        case .captions: return labelText(tr("{0} (CC)", name))
+        // TRANSLATORS: a text track describing what is seen, for people who cannot see it (a
+        // screen reader or the device reads it out); {0} is the track's name, such as "English".
+        case .descriptions: return labelText(tr("{0} (described video)", name))
+        default: return labelText(name)
+        }
     }
 
     /// A name for a menu row, starting with the UI's direction mark: a name in the other

@@ -217,6 +217,7 @@ extension AppModel {
         resumeStatus()  // AppModel+Resume.swift
         followLocalCast()
         followQueueCasts()
+        followChapters()  // AppModel+Chapters.swift
         resolveArtwork()
     }
 

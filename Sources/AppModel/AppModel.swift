@@ -23,11 +23,15 @@
 //   (+Commands, +Queue: play, pause, seek, rate, tracks, style, ad skip, volume, stop, queue)
 //   are internal: the table is their only caller.
 //
+//   Chapters (+Chapters): a CHAPTERS text track is not offered as subtitles; its WebVTT file
+//   is read (LocalMedia's WebVTTChapters) into `chapterList`, which the Chapters menu, the seek
+//   bar's ticks, next/previous chapter and castctl's `tracks` read alike.
+//
 //   The device list has one writer, `fold(_:at:)` (+Devices): the directory's events, and
 //   the same events folded early where the model must not wait for the directory.
 //
 // Files: AppModel (state, init), Actions + CommandTable (the command table), +Devices,
-// +Session, +Playback, +Commands, +LocalFiles, +Queue, +ThisComputer (what follows from
+// +Session, +Playback, +Commands, +Chapters, +LocalFiles, +Queue, +ThisComputer (what follows from
 // serving media from here: the quit question, the CORS check, ended shares), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
@@ -156,6 +160,9 @@ public final class AppModel {
     public var sampleMedia: MediaInformation?
     /// The receiver's queue as CastClient's model knows it (AppModel+Queue.swift).
     public internal(set) var queue = MediaQueue()
+    /// The media's chapters, read from its chapter track (AppModel+Chapters.swift).
+    public internal(set) var chapterList = ChapterList()
+    @ObservationIgnored var chapterFetch: Task<Void, Never>?
 
     // MARK: collaborators
 

@@ -69,6 +69,10 @@ extension AppAction {
         case seekForward30 = "seek-forward-30"
         case seekTo = "seek-to"
         case goToLive = "go-to-live"
+        /// A chapter of `AppModel.chapters` by its index (the Chapters menu).
+        case seekToChapter = "chapter"
+        case nextChapter = "chapter-next"
+        case previousChapter = "chapter-prev"
         case stopCasting = "stop-casting"
         case skipAd = "skip-ad"
         case setRate = "rate"
@@ -209,6 +213,21 @@ extension AppAction.Name {
             AppCommand(
                 { tr("Go to Live") }, enabled: { $0.canSeek && $0.live?.liveEdge != nil },
                 refusal: { $0.seekRefusal }, run: { m, _ in await m.goToLive() })
+        case .seekToChapter:
+            AppCommand(
+                { tr("Chapters") }, parameter: .int, enabled: { $0.canSeek && $0.hasChapters }, refusal: { $0.seekRefusal },
+                state: { .int($0.chapterIndex(at: $0.position) ?? -1) },
+                run: { m, a in if let i = a.int { await m.seekToChapter(i) } })
+        case .nextChapter:
+            // PgDn and PgUp, as in mpv; a focused slider or list keeps them (MainWindow.handleKey).
+            // GDK may name the keys by their other X names, Next and Prior.
+            AppCommand(
+                { tr("Next chapter") }, yielding: ["Page_Down", "Next"], enabled: { $0.canSeek && $0.hasChapters },
+                refusal: { $0.seekRefusal }, run: { m, _ in await m.seekToNextChapter() })
+        case .previousChapter:
+            AppCommand(
+                { tr("Previous chapter") }, yielding: ["Page_Up", "Prior"], enabled: { $0.canSeek && $0.hasChapters },
+                refusal: { $0.seekRefusal }, run: { m, _ in await m.seekToPreviousChapter() })
         case .stopCasting:
             AppCommand({ tr("Stop Casting") }, enabled: { $0.controlsMedia }, run: { m, _ in await m.run { try await $0.media.stop() } })
         case .skipAd:

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SPDX-FileCopyrightText: CastDeck contributors
+import CastCore
 import CastProtocol
+import LocalMedia
 
-/// The media `castdeck --demo` offers: metadata with images, two subtitle tracks, two audio
-/// tracks, a pre-roll and a mid-roll ad break. The simulator does not fetch media, so the URLs
-/// only have to be well-formed.
+/// The media `castdeck --demo` offers: metadata with images, two subtitle tracks, English
+/// captions, two audio tracks, chapters, a METADATA track (never offered), a pre-roll and a
+/// mid-roll ad break. The simulator does not fetch media, so the URLs only have to be
+/// well-formed; the chapter track is a `data:` URL the window reads without a server.
 public enum SampleMedia {
     public static func bigBuckBunny(artworkPath: String?) -> MediaInformation {
         var images: [CastImage] = []
@@ -29,6 +32,15 @@ public enum SampleMedia {
                 name: "فارسی", language: "fa"),
             MediaTrack(trackId: 3, type: .audio, name: "English (stereo)", language: "en"),
             MediaTrack(trackId: 4, type: .audio, name: "Commentary", language: "en"),
+            MediaTrack(
+                trackId: 5, type: .text, subtype: .captions,
+                trackContentId: "https://example.invalid/bbb/captions-en.vtt", trackContentType: "text/vtt", language: "en"),
+            MediaTrack(
+                trackId: 6, type: .text, subtype: .chapters, trackContentId: WebVTTChapters.dataURL(bigBuckBunnyChapters),
+                trackContentType: "text/vtt", name: "Chapters", language: "en"),
+            MediaTrack(
+                trackId: 7, type: .text, subtype: .metadata,
+                trackContentId: "https://example.invalid/bbb/cues.vtt", trackContentType: "text/vtt", language: "en"),
         ]
         let clips = [
             AdBreakClip(id: "pre-1", title: "Pre-roll ad 1", duration: 15, whenSkippable: 5),
@@ -45,4 +57,15 @@ public enum SampleMedia {
             streamType: .buffered, contentType: "video/mp4", metadata: metadata, duration: 596.5,
             tracks: tracks, breaks: breaks, breakClips: clips)
     }
+
+    /// The sample's chapters (its chapter track, issue 31).
+    public static let bigBuckBunnyChapters = [
+        MediaChapter(start: 0, end: 75, title: "The Meadow"),
+        MediaChapter(start: 75, end: 150, title: "Big Buck Bunny Wakes Up"),
+        MediaChapter(start: 150, end: 255, title: "Three Bullies"),
+        MediaChapter(start: 255, end: 330, title: "The Butterfly"),
+        MediaChapter(start: 330, end: 450, title: "A Plan"),
+        MediaChapter(start: 450, end: 540, title: "Traps"),
+        MediaChapter(start: 540, end: 596.5, title: "Credits"),
+    ]
 }

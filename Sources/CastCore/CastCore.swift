@@ -15,6 +15,8 @@
 //            ── trimmingWhitespace()
 //            ── ImageUse        the places that show artwork and their sizes (AppModel asks for
 //                               each, ImageCache picks and scales for it)
+//            ── MediaChapter    a chapter (start, end, title): LocalMedia reads chapter files,
+//                               the window (which may not import LocalMedia) and castctl show them
 //
 //   CastClient ─┐                 CastDiscovery ─┐
 //               └─ @_exported import CastCore    └─ @_exported import CastCore

@@ -24,6 +24,8 @@
 //      │        ├─ artwork, title, subtitle
 //      │        ├─ ad banner                  "Ad 1 of 3 · 0:25", Skip ad (win.skip-ad)
 //      │        ├─ seek bar + break markers   (GtkDrawingArea drawn with Cairo)
+//      │        ├─ chapters: ChaptersView     [chapters.ui] the chapter playing under the title,
+//      │        │                             ticks, Previous/Next chapter, the Chapters menu
 //      │        ├─ ±30 s, Play/Pause, Stop    (win.seek-back-30, win.toggle-play, …)
 //      │        ├─ 0.5× 1× 2×                 toggles bound to the stateful win.rate
 //      │        └─ Mute, Volume, Subtitles and audio → TracksPopover [tracks-popover.ui],

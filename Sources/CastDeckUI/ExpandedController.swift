@@ -4,7 +4,8 @@ import AppModel
 import GtkInterop
 
 /// The expanded controller (expanded-controller.ui): artwork, title, seek bar with ad-break
-/// markers, transport, speed, volume, tracks, subtitle style and the ad banner. Buttons are
+/// markers, transport, speed, volume, tracks, subtitle style, the ad banner and the chapters
+/// (ChaptersView). Buttons are
 /// bound to the window's actions in the .ui file, so their enabled state is the action
 /// table's; this class renders AppModel into labels, sliders and the banner.
 @MainActor
@@ -44,6 +45,7 @@ final class ExpandedController {
     let ratingRow: Box
     let styleButton: Button
     let tracks: TracksPopover
+    let chapters: ChaptersView
     let volumeControl: VolumeControl
     let queueView: QueueView
     var parent: Window?
@@ -95,6 +97,7 @@ final class ExpandedController {
         remaining.keepLeftToRight()
         if Localization.isRightToLeft { remaining.setAlignStart() }
         tracks = try TracksPopover(model: model)
+        chapters = try ChaptersView(model: model, actions: actions)
         volumeControl = VolumeControl(model: model, slider: volume, mute: muteButton)
         // The speeds in the UI language's digits and decimal sign ("۰٫۵×" in Persian).
         for (id, rate) in [("rate-half", "0.5"), ("rate-one", "1"), ("rate-two", "2")] {
@@ -108,6 +111,7 @@ final class ExpandedController {
         queueView.popover.passQuitShortcut()
         // The Queue button: under the volume row, in the controls column.
         controls.append(queueView.bar)
+        chapters.install(column: controls, after: subtitleLabel, transport: transport, afterRow: elapsed.parentWidget)
         connectSignals()
         markers.setDrawFunc { [unowned self] cr, w, h in self.drawMarkers(cr, w, h) }
     }
@@ -247,6 +251,7 @@ final class ExpandedController {
         // Sliders and the two menu-like buttons are not actions; they follow the same table.
         volumeControl.render()
         tracks.render()
+        chapters.render()
         queueView.render()
         tracksButton.isSensitive = model.isEnabled(.selectTextTrack) || model.isEnabled(.burnSubtitles)
         // Lit while subtitles show, as a player's CC button is.
@@ -269,6 +274,7 @@ final class ExpandedController {
         // Unknown duration (live, or not reported): no seek bar position and no remaining time.
         seek.isSensitive = model.isEnabled(.seekTo)
         markers.queueDraw()
+        chapters.renderProgress()
         let settled = seekDebounce == 0 && !seekDragging
         // A live stream has its own seek bar and times (ExpandedController+Live.swift).
         if !renderLive(settled: settled), settled {
@@ -307,6 +313,7 @@ final class ExpandedController {
             cr.rectangle(rtl ? w - x1 : x0, h / 2 - 3, x1 - x0, 6)
             cr.fill()
         }
+        chapters.drawTicks(cr, width: w, height: h, inset: inset, duration: d, rightToLeft: rtl)
         for m in model.breakMarkers {
             var x = inset + width * min(1, m.position / d)
             if rtl { x = w - x }

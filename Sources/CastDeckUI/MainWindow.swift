@@ -223,7 +223,8 @@ public final class MainWindow {
 
     /// Keys that are shortcuts only when the focused widget has no use for them: Space plays
     /// or pauses unless a button (or a text field) has the focus; Left and Right seek unless a
-    /// slider or text field has it. Escape and Alt+Left go back from the player.
+    /// slider or text field has it; Page Down and Page Up go to the next and previous chapter
+    /// unless a slider, list or text field has it. Escape and Alt+Left go back from the player.
     func handleKey(_ key: KeyPress) -> Bool {
         let w = window.asWindow
         let typing = ["GtkText", "GtkTextView", "GtkEditable"]
@@ -236,6 +237,9 @@ public final class MainWindow {
             // In a right-to-left layout the arrow keys follow the seek bar's direction.
             let back = AppAction.Name.seekBackward.yieldingKeys.contains(k) != w.isRightToLeft
             return activate(back ? .seekBackward : .seekForward)
+        case (let k, false, false) where AppAction.Name.nextChapter.yieldingKeys.contains(k) || AppAction.Name.previousChapter.yieldingKeys.contains(k):
+            if w.focusIsA(typing + ["GtkRange", "GtkSpinButton", "GtkListBoxRow"]) { return false }
+            return activate(AppAction.Name.nextChapter.yieldingKeys.contains(k) ? .nextChapter : .previousChapter)
         case ("Escape", false, false), ("Left", false, true):
             guard isShowingPlayer else { return false }
             showDevices()

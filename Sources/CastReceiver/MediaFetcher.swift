@@ -116,7 +116,18 @@ enum MediaFetcher {
 
     /// GET with `Range: bytes=0-` and `Origin`; keeps the first `keep` bytes of the body and
     /// stops reading there (the rest is not downloaded).
+    /// A `data:` URL (a chapter or subtitle track that needs no server) is read as a browser
+    /// reads it: no request, and no CORS to pass.
     static func fetch(_ url: String, timeout: TimeAmount, keep: Int) async -> Result<Fetched, FetchError> {
+        if url.prefix(5).lowercased() == "data:" {
+            guard let comma = url.firstIndex(of: ",") else { return .failure(FetchError(reason: "“\(url.prefix(40))…” is not a data: URL")) }
+            let header = url[url.index(url.startIndex, offsetBy: 5)..<comma].lowercased()
+            let payload = String(url[url.index(after: comma)...]).removingPercentEncoding ?? ""
+            let body = header.hasSuffix(";base64") ? Data(base64Encoded: payload).map { Array($0) } : Array(payload.utf8)
+            guard let body else { return .failure(FetchError(reason: "its data: URL is not base64")) }
+            let type = header.split(separator: ";").first.map(String.init)
+            return .success(Fetched(status: 200, contentType: type, allowOrigin: "*", body: Array(body.prefix(keep))))
+        }
         guard let scheme = URL(string: url)?.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return .failure(FetchError(reason: "“\(url)” is not an http(s) URL"))
         }

@@ -198,13 +198,16 @@ extension MediaPlayer {
         _ = advance(to: now)
         if let e = check(r.mediaSessionId) { return e }
         let tracks = media?.tracks ?? []
-        let textIds = Set(tracks.filter { $0.type == .text }.map(\.trackId))
+        // Choosing by language or turning text on picks among what a viewer reads (subtitles,
+        // captions, descriptions), never a chapter list or a METADATA track, as a device does.
+        let readable = tracks.filter { $0.type == .text && $0.subtype != .chapters && $0.subtype != .metadata }
+        let textIds = Set(readable.map(\.trackId))
         var active = activeTrackIds
         if let language = r.language {
             let wanted = language.lowercased()
             guard
-                let track = tracks.first(where: { $0.type == .text && ($0.language?.lowercased() == wanted) })
-                    ?? tracks.first(where: { $0.type == .text && ($0.language?.lowercased().hasPrefix(wanted) ?? false) })
+                let track = readable.first(where: { $0.language?.lowercased() == wanted })
+                    ?? readable.first(where: { $0.language?.lowercased().hasPrefix(wanted) ?? false })
             else { return .error(type: "INVALID_REQUEST", reason: .languageNotSupported) }
             active = active.filter { !textIds.contains($0) } + [track.trackId]
         } else if let ids = r.activeTrackIds {
@@ -217,7 +220,7 @@ extension MediaPlayer {
         } else if let enable = r.enableTextTracks {
             if !enable {
                 active = active.filter { !textIds.contains($0) }
-            } else if !active.contains(where: textIds.contains), let first = tracks.first(where: { $0.type == .text }) {
+            } else if !active.contains(where: textIds.contains), let first = readable.first {
                 active.append(first.trackId)
             }
         }

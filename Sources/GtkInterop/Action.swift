@@ -167,3 +167,13 @@ extension ToggleButton {
         gtk_actionable_set_action_target_value(cast(pointer), target.map(SimpleAction.variant))
     }
 }
+
+@MainActor
+extension Button {
+    /// Binds the button to an action with a parameter ("win.chapter" with the chapter's index):
+    /// clicking activates it with `target`, and the button is insensitive while it is disabled.
+    public func setAction(_ detailedName: String, target: SimpleAction.Value?) {
+        gtk_actionable_set_action_name(cast(pointer), detailedName)
+        gtk_actionable_set_action_target_value(cast(pointer), target.map(SimpleAction.variant))
+    }
+}

@@ -13,7 +13,9 @@ extension ToggleButton {
     /// stateful action (`setAction`), GTK keeps exactly the row of the action's state chosen.
     /// A toggle button rather than a GtkCheckButton in radio mode: GTK 4.8 gives check buttons
     /// no accessible action, so screen readers could read but not choose them.
-    public static func choice(_ label: String, maxWidthChars: Int32) -> ToggleButton {
+    /// A `detail` shows dim at the row's end, left to right (the Chapters menu: where the
+    /// chapter starts), and is read after the label.
+    public static func choice(_ label: String, detail: String? = nil, maxWidthChars: Int32) -> ToggleButton {
         let button = ToggleButton(unchecked: cgtk_radio_toggle_button_new())
         button.addCSSClass("flat")
         button.addCSSClass("choice")
@@ -23,9 +25,15 @@ extension ToggleButton {
         gtk_label_set_ellipsize(cast(text.pointer), PANGO_ELLIPSIZE_END)
         gtk_label_set_max_width_chars(cast(text.pointer), maxWidthChars)
         row.append(mark, text)
+        if let detail {
+            text.hexpand = true
+            let end = Label(detail, classes: ["dim-label", "numeric"])
+            end.keepLeftToRight()
+            row.append(end)
+        }
         gtk_button_set_child(cast(button.pointer), row.pointer)
         // The content is a box, so the button takes no name from a label by itself.
-        button.setAccessibleName(label)
+        button.setAccessibleName(detail.map { label + ", " + $0 } ?? label)
         let show: @MainActor () -> Void = {
             let chosen = button.isActive
             gtk_widget_set_opacity(mark.pointer, chosen ? 1 : 0)

@@ -90,6 +90,9 @@ extension WidgetWrapper {
         return t != 0 && g_type_check_instance_is_a(raw.assumingMemoryBound(to: GTypeInstance.self), t).isTrue
     }
 
+    /// The widget this one is a child of.
+    public var parentWidget: Widget? { gtk_widget_get_parent(pointer).map(Widget.init(unchecked:)) }
+
     /// The child widgets, first to last.
     public var children: [Widget] {
         var out: [Widget] = []
@@ -103,6 +106,15 @@ extension WidgetWrapper {
 
     /// Whether both wrap the same widget.
     public func isSame(as other: some WidgetWrapper) -> Bool { raw == other.raw }
+}
+
+@MainActor
+extension Box {
+    /// Puts `child` right after `sibling`, one of this box's children (a part made from its
+    /// own .ui file placed into another's layout).
+    public func insert(_ child: some WidgetWrapper, after sibling: some WidgetWrapper) {
+        gtk_box_insert_child_after(cast(pointer), child.pointer, sibling.pointer)
+    }
 }
 
 /// Any widget.

@@ -212,6 +212,17 @@ extension MediaShare {
                 })
         }
 
+        // The container's chapters, as a WebVTT chapter track (issue 31): senders and the
+        // device's app show them; the track is never one to turn on.
+        if let chapters = info.probe?.mediaChapters, !chapters.isEmpty {
+            let vtt = Array(WebVTTChapters.render(chapters).utf8)
+            let item = server.share(generated: LaterFile(name: "chapters.vtt", kind: .webVTT, bytes: Task { vtt }), entry: "chapters.vtt", peer: device)
+            tokens.append(item.token)
+            tracks.append(
+                MediaTrack(
+                    trackId: Self.chapterTrackID, type: .text, subtype: .chapters, trackContentId: item.url, trackContentType: "text/vtt",
+                    name: "Chapters", language: info.probe?.tag("language")))
+        }
         if let hls = prepared.hls, hls.renditions.contains(where: { $0.isVideo }) {
             // Each audio rendition is an AUDIO track the receiver switches with EDIT_TRACKS_INFO.
             let base = main.url.dropLast("master.m3u8".count)
@@ -241,6 +252,11 @@ extension MediaShare {
 
 /// One shared file whose bytes are still being made (embedded subtitles, the cover art): a
 /// request waits for them; 503 when making them failed.
+extension MediaShare {
+    /// The chapter track's id: after the subtitles (1, 2, …), apart from audio renditions (101, …).
+    public static let chapterTrackID = 1000
+}
+
 struct LaterFile: GeneratedFiles {
     enum Kind { case webVTT, image }
     var name: String

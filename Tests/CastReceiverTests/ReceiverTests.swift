@@ -240,6 +240,28 @@ final class ReceiverTests: ReceiverTestCase, @unchecked Sendable {
         guard case .invalidPlayerState = try await s.mediaReply(requestId: 19) else { return XCTFail("PLAY after the end accepted") }
     }
 
+    /// EDIT_TRACKS_INFO by language or enableTextTracks picks a track a viewer reads, never
+    /// the chapter list or a METADATA track listed before it (issue 31).
+    func testTextByLanguageSkipsChaptersAndMetadata() async throws {
+        try await startServer()
+        let s = try await sender()
+        let t = try await launch(s)
+        var media = Self.movie
+        media.tracks = [
+            MediaTrack(trackId: 1, type: .text, subtype: .chapters, trackContentId: "https://example.com/ch.vtt", language: "en"),
+            MediaTrack(trackId: 2, type: .text, subtype: .metadata, trackContentId: "https://example.com/m.vtt", language: "en"),
+            MediaTrack(trackId: 3, type: .text, subtype: .captions, trackContentId: "https://example.com/cc.vtt", language: "en"),
+        ]
+        try await s.send(MediaMessage.load(LoadRequest(requestId: 2, media: media, autoplay: true)), to: t)
+        let id = try await s.firstStatus(requestId: 2).mediaSessionId
+        var now = try await status(s, t, requestId: 3, .editTracksInfo(EditTracksInfoRequest(requestId: 3, mediaSessionId: id, language: "en")))
+        XCTAssertEqual(now.activeTrackIds, [3])
+        now = try await status(s, t, requestId: 4, .editTracksInfo(EditTracksInfoRequest(requestId: 4, mediaSessionId: id, enableTextTracks: false)))
+        XCTAssertEqual(now.activeTrackIds, [])
+        now = try await status(s, t, requestId: 5, .editTracksInfo(EditTracksInfoRequest(requestId: 5, mediaSessionId: id, enableTextTracks: true)))
+        XCTAssertEqual(now.activeTrackIds, [3])
+    }
+
     func testLoadInterruptsAndStopCancels() async throws {
         try await startServer()
         let s = try await sender()

@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import AsyncHTTPClient
+import CastCore
 import CastProtocol
 import Foundation
 import LocalMedia
@@ -98,5 +99,34 @@ final class MediaShareTests: XCTestCase {
         } catch {
             XCTAssertEqual(error, .unreadable(path: "\(dir!)/nothing.mp4", reason: "no such file"))
         }
+    }
+
+    /// A file's container chapters are cast as a WebVTT chapter track (issue 31), served like
+    /// its subtitles, which senders read back into the same chapters.
+    func testContainerChaptersBecomeAChapterTrack() async throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ffmpeg"), "ffmpeg is not installed")
+        let meta =
+            ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/1000\nSTART=0\nEND=1500\ntitle=Cold & <Open>\n"
+            + "[CHAPTER]\nTIMEBASE=1/1000\nSTART=1500\nEND=3000\ntitle=Second\n"
+        try Data(meta.utf8).write(to: URL(fileURLWithPath: "\(dir!)/chapters.txt"))
+        try ffmpeg([
+            "-f", "lavfi", "-i", "testsrc=size=64x48:rate=5:duration=3", "-i", "\(dir!)/chapters.txt", "-map", "0", "-map_chapters", "1",
+            "-c:v", "libx264", "-pix_fmt", "yuv420p", "\(dir!)/chaptered.mp4",
+        ])
+        let share = MediaShare(port: .exactly(0))
+        let cast = try await share.prepare(file: "\(dir!)/chaptered.mp4", device: "127.0.0.1", localAddress: "127.0.0.1")
+        let track = try XCTUnwrap(cast.media.tracks?.first { $0.subtype == .chapters })
+        XCTAssertEqual(track.trackId, MediaShare.chapterTrackID)
+        XCTAssertEqual(track.type, .text)
+        XCTAssertEqual(track.trackContentType, "text/vtt")
+        let chapters = try await WebVTTChapters.fetch(try XCTUnwrap(track.trackContentId))
+        XCTAssertEqual(chapters, [MediaChapter(start: 0, end: 1.5, title: "Cold & <Open>"), MediaChapter(start: 1.5, end: 3, title: "Second")])
+        await share.end(cast)
+
+        // A file without chapters gets no chapter track.
+        try ffmpeg(["-f", "lavfi", "-i", "sine=duration=1", "-c:a", "libmp3lame", "\(dir!)/plain.mp3"])
+        let plain = try await share.prepare(file: "\(dir!)/plain.mp3", device: "127.0.0.1", localAddress: "127.0.0.1")
+        XCTAssertNil(plain.media.tracks?.first { $0.subtype == .chapters })
+        await share.end(plain)
     }
 }

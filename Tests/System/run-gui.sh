@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|live|truth|devices|artwork runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -212,5 +212,24 @@ if [[ $astatus -ne 0 ]]; then
   status=$astatus
 fi
 pkill -f "$bin/castdeck --device" 2>/dev/null || true
+fi
+
+# Tracks by kind and chapters (test_chapters.py, issue 31): pychromecast, from the project's
+# venv, loads the media on a receiver of this part's own; castdeck follows what plays there.
+# GUI_ONLY=chapters runs this part alone.
+if [[ $only == all || $only == chapters ]]; then
+[[ -x .venv/bin/python ]] || ./scripts/setup.sh
+"$bin/castctl" receiver --port 0 >"$work/chapters-receiver.out" 2>"$work/chapters-receiver.log" & pids+=($!)
+for _ in $(seq 100); do grep -q "^listening on " "$work/chapters-receiver.out" 2>/dev/null && break; sleep 0.1; done
+cdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/chapters-receiver.out")"
+XDG_CONFIG_HOME="$work/chapters-config" "$bin/castdeck" --device "$cdev" >"$work/chapters.log" 2>&1 & pids+=($!)
+chstatus=0
+CASTCTL="$bin/castctl" CHAPTERS_DEVICE="$cdev" VENV_PYTHON="$root/.venv/bin/python" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_chapters.py || chstatus=$?
+if [[ $chstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -80 "$work/chapters.log"; echo "--- receiver log"; tail -20 "$work/chapters-receiver.log"
+  status=$chstatus
+fi
+for _ in 1 2; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
 fi
 exit $status

@@ -78,8 +78,26 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
         }
     }
 
+    /// A container chapter (Matroska, MP4 chapter atoms), from `-show_chapters`.
+    public struct Chapter: Sendable, Hashable, Decodable {
+        public var start: Double?
+        public var end: Double?
+        public var title: String?
+
+        enum CodingKeys: String, CodingKey { case start = "start_time", end = "end_time", tags }
+        public init(from d: any Decoder) throws {
+            let c = try d.container(keyedBy: CodingKeys.self)
+            start = (try? c.decodeIfPresent(String.self, forKey: .start)).flatMap { Double($0) }
+            end = (try? c.decodeIfPresent(String.self, forKey: .end)).flatMap { Double($0) }
+            title = MediaProbe.lowercasedKeys(try? c.decodeIfPresent([String: String].self, forKey: .tags))["title"]
+        }
+    }
+
     public var format: Format
     public var streams: [Stream]
+    /// Always present in what `run` reads (a probe cached before chapters were asked for does
+    /// not decode, so it is made again).
+    public var chapters: [Chapter]
 
     static func lowercasedKeys(_ d: [String: String]?) -> [String: String] {
         var out: [String: String] = [:]
@@ -91,6 +109,15 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
     public var audioStreams: [Stream] { streams.filter { $0.codecType == "audio" } }
     public var subtitleStreams: [Stream] { streams.filter { $0.codecType == "subtitle" } }
     public var coverArt: Stream? { streams.first { $0.isAttachedPicture } }
+    /// The container's chapters that can be shown: in time order, with a start and an end
+    /// after it, at most `WebVTTChapters.maxChapters`.
+    public var mediaChapters: [MediaChapter] {
+        let usable = chapters.compactMap { c -> MediaChapter? in
+            guard let start = c.start, let end = c.end, start.isFinite, end.isFinite, start >= 0, end > start else { return nil }
+            return MediaChapter(start: start, end: end, title: c.title?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        return Array(usable.sorted { $0.start < $1.start }.prefix(WebVTTChapters.maxChapters))
+    }
 
     /// A container tag (case-insensitive name).
     public func tag(_ name: String) -> String? {
@@ -98,7 +125,7 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
         return v?.isEmpty == false ? v : nil
     }
 
-    /// Runs `ffprobe -show_format -show_streams` on `path`.
+    /// Runs `ffprobe -show_format -show_streams -show_chapters` on `path`.
     ///
     /// ffprobe is run with Foundation's `Process`, from the toolchain, rather than
     /// swift-subprocess: a probe is one short command whose whole output is read at once,
@@ -115,7 +142,7 @@ public struct MediaProbe: Sendable, Hashable, Decodable {
         let result: ToolResult
         do {
             result = try await ToolRunner.run(
-                ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "--", path], timeout: timeout)
+                ffprobe, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", "-show_chapters", "--", path], timeout: timeout)
         } catch {
             throw .probeFailed(path: path, reason: error.reason)
         }

@@ -191,7 +191,7 @@ public enum WebVTTConverter {
         return true
     }
 
-    private static func escapeText(_ s: String) -> String {
+    static func escapeText(_ s: String) -> String {
         var out = ""
         for c in s {
             switch c {
