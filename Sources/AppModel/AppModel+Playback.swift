@@ -87,7 +87,8 @@ extension AppModel {
     /// A device with fixed volume (an AV receiver's HDMI input) cannot be changed from here.
     public var hasFixedVolume: Bool { deviceVolume?.controlType == "fixed" }
 
-    public var textTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .text } }
+    /// Subtitles: none on a device without a screen (AppModel+ForeignApp.swift).
+    public var textTracks: [MediaTrack] { isAudioOnlyDevice ? [] : (media?.tracks ?? []).filter { $0.type == .text } }
     public var audioTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .audio } }
     public var activeTrackIDs: [Int] { mediaStatus?.activeTrackIds ?? [] }
     public var activeTextTrackID: Int? { textTracks.first { activeTrackIDs.contains($0.trackId) }?.trackId }
