@@ -13,7 +13,7 @@ extension AppModel {
     /// An app running on the device that CastDeck did not launch.
     public struct OtherApp: Equatable, Sendable {
         public var name: String
-        /// What the app says it does ("Youtube", " (Tab)"), trimmed; nil when it says only its name.
+        /// What the app says it does (" (Tab)"), trimmed; nil when it says only its name ("Youtube" for YouTube).
         public var statusText: String?
         public var iconUrl: String?
         /// "ANDROID_TV" for an Android TV app (Cast Connect), "WEB" or nil for a web receiver.
@@ -36,7 +36,8 @@ extension AppModel {
         let name = app.displayName ?? app.appId
         let status = app.statusText?.trimmingCharacters(in: .whitespaces)
         return OtherApp(
-            name: name, statusText: status.flatMap { $0.isEmpty || $0 == name ? nil : $0 }, iconUrl: app.iconUrl.flatMap { $0.isEmpty ? nil : $0 },
+            name: name, statusText: status.flatMap { $0.isEmpty || $0.lowercased() == name.lowercased() ? nil : $0 },
+            iconUrl: app.iconUrl.flatMap { $0.isEmpty ? nil : $0 },
             appType: app.appType, speaksMedia: app.handles(CastNamespace.mediaURN), sessionID: app.sessionId)
     }
 

@@ -52,7 +52,7 @@ final class DeviceList {
         volumeControl = VolumeControl(model: model, slider: ui.get("device-volume"), mute: ui.get("device-mute"))
         trust = ui.get("trust")
         volumeRow = ui.get("volume-row")
-        otherApp = ForeignAppView(model: model, row: sessionRow)
+        otherApp = ForeignAppView(model: model, sessionRow: sessionRow, ui: ui)
         for id in ["add-device", "add-device-empty"] {
             ui.get(id, as: Button.self).onClicked { [unowned self] in self.addByAddress() }
         }

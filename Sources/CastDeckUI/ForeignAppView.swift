@@ -3,52 +3,45 @@
 import AppModel
 import GtkInterop
 
-/// On the devices page's session row: the app CastDeck did not start (YouTube, Spotify, an
-/// Android TV app, tab mirroring) with its icon (through the image cache; a generic icon until
-/// it comes, or when the app gives none), its name and status text, and **Stop App**, which
-/// ends it; and what the device's input says (a TV showing another input, standby). The
-/// Cast actions below the row stay offered: casting replaces the app (AppModel+ForeignApp).
+/// On the devices page, below the session row: the app CastDeck did not start (YouTube,
+/// Spotify, an Android TV app, tab mirroring) in a row of its own (device-list.ui's
+/// other-app-row), with its icon (through the image cache; a generic icon until it comes, or
+/// when the app gives none), its name, its status text and **Stop App**, which ends it. On the
+/// session row: what the device's input says (a TV showing another input, standby). The Cast
+/// actions below stay offered: casting replaces the app (AppModel+ForeignApp).
 @MainActor
 final class ForeignAppView {
     let model: AppModel
+    let sessionRow: ActionRow
     let row: ActionRow
-    let icon = Image(iconName: "application-x-executable-symbolic", pixelSize: 32)
-    let stop = Button(label: tr("Stop App"))
+    let icon: Image
+    let stop: Button
 
-    init(model: AppModel, row: ActionRow) {
+    init(model: AppModel, sessionRow: ActionRow, ui: Builder) {
         self.model = model
-        self.row = row
-        icon.isVisible = false
-        row.addPrefix(icon)
-        stop.actionName = "win." + AppAction.Name.stopOtherApp.rawValue
-        stop.setAlignCenter()
-        stop.isVisible = false
-        row.addSuffix(stop)
+        self.sessionRow = sessionRow
+        row = ui.get("other-app-row")
+        icon = ui.get("other-app-icon")
+        stop = ui.get("other-app-stop")
     }
 
     func render() {
         var parts: [String] = []
         if model.isInputSwitchedAway { parts.append(tr("The TV shows another input.")) }
         if model.isInStandby { parts.append(tr("The TV is in standby.")) }
+        if !parts.isEmpty { sessionRow.subtitle = Localization.joinParts(parts + [sessionRow.subtitle].filter { !$0.isEmpty }) }
         let app = model.otherApp
-        icon.isVisible = app != nil
-        stop.isVisible = app != nil
-        if let app {
-            if let path = model.foreignAppIconPath {
-                icon.setFile(path)
-            } else {
-                icon.setIconName(app.isAndroidTV ? "tv-symbolic" : "application-x-executable-symbolic")
-            }
-            icon.setAccessibleName(app.name)
-            stop.setAccessibleName(tr("Stop {0}", app.name))
-            stop.setTooltip(tr("Stop {0}", app.name))
-            // The name, unless the row's sentence says it already ("… is running on this device"),
-            // and the status only when it says more than the name.
-            let named = model.foreignApp == nil ? [app.name] : []
-            let said = named + (app.statusText.map { [$0] } ?? [])
-            if !said.isEmpty { parts.append(Localization.joinParts(said)) }
+        row.isVisible = app != nil
+        guard let app else { return }
+        if let path = model.foreignAppIconPath {
+            icon.setFile(path)
+        } else {
+            icon.setIconName(app.isAndroidTV ? "tv-symbolic" : "application-x-executable-symbolic")
         }
-        guard !parts.isEmpty else { return }
-        row.subtitle = Localization.joinParts(parts + [row.subtitle].filter { !$0.isEmpty })
+        icon.setAccessibleName(app.name)
+        row.title = app.name
+        row.subtitle = app.statusText ?? ""
+        stop.setAccessibleName(tr("Stop {0}", app.name))
+        stop.setTooltip(tr("Stop {0}", app.name))
     }
 }
