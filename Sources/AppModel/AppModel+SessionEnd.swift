@@ -46,6 +46,10 @@ extension AppModel {
 
     /// The device's status changed: did our app go away, or the TV's input?
     func receiverStatusChanged(from before: ReceiverStatus?, to after: ReceiverStatus) {
+        // Back after the link dropped: a device without our app restarted, which
+        // checkMediaAfterReconnect says once the media's status is in; its first status is no
+        // sign of ambient mode or an idle timeout.
+        guard !isReconnecting, playingWhenDropped == nil else { return }
         guard let gone = Self.mediaApp(in: before) ?? before?.applications?.first(where: { $0.isIdleScreen != true }) else {
             // No app ran: only an input switch is news (a dongle showing nothing).
             return
