@@ -170,11 +170,11 @@ kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; 
 fi
 # Device kinds (test_kinds.py, issue 30): a projector, a TV, a speaker and a Chromecast, each a
 # simulator of its own at its own loopback address with a castdeck of its own (kinds_support.py),
-# driven by the simulator's test hooks. GUI_ONLY=kinds.
+# driven by the simulator's test hooks; Resume of film.mp4 shares it anew. GUI_ONLY=kinds.
 if [[ $only == all || $only == kinds ]]; then
 kstatus=0
-CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" SHOTS_DIR="${SHOTS_DIR:-}" \
-  timeout 400 /usr/bin/python3 Tests/System/gui/test_kinds.py || kstatus=$?
+CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" KINDS_FILE="$work/media/film.mp4" KINDS_FILE_TITLE="Test Film" \
+  SHOTS_DIR="${SHOTS_DIR:-}" timeout 400 /usr/bin/python3 Tests/System/gui/test_kinds.py || kstatus=$?
 [[ $kstatus -eq 0 ]] || status=$kstatus
 fi
 exit $status

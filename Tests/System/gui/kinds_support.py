@@ -15,7 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from atspi_helpers import app_named, castctl, find, process_running, wait_for  # noqa: E402
+from atspi_helpers import app_named, castctl, find_all, plain, process_running, wait_for  # noqa: E402
 from castraw import SIMULATOR_NS, RawSender  # noqa: E402
 
 CASTCTL = os.environ["CASTCTL"]
@@ -68,7 +68,9 @@ class Scene:
                                        stdout=open(self.app_log, "w"), stderr=subprocess.STDOUT)
         self.procs.append(self.window)
         self.app = app_named("castdeck", timeout=30)
-        find(self.app, self.T("Connected to {0}").replace("{0}", self.name), timeout=30)
+        # Connected: the devices page says so, or the player page when a file given is cast at once.
+        said = {plain(self.T(m).replace("{0}", self.name)) for m in ("Connected to {0}", "Casting to {0}")}
+        wait_for("the window connected", lambda: [n for n in find_all(self.app) if plain(n.name) in said], timeout=30)
 
     def __exit__(self, kind, value, tb):
         if value is not None:

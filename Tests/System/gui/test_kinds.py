@@ -7,16 +7,21 @@ TV; YouTube started on a TV by another phone (the LAUNCH hook) is named, Stop Ap
 receiver, asked by castctl, runs nothing after) and casting stays offered; a TV switched to
 another input (SWITCH_INPUT) says so; a speaker's audio is offered no subtitles; ambient mode
 (the receiver clock moved past --ambient-after) says the one sentence with Resume, which loads
-the media again where it stood. SHOTS_DIR, when set, gets a picture of each."""
+the media again where it stood, a local file shared anew; a reboot (REBOOT) is said once the
+window has reconnected, and Resume goes on there too. SHOTS_DIR, when set, gets pictures."""
 import json
 import os
 import sys
+import http.client
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(__file__))
 from atspi_helpers import Failure, click, find, find_all, run_cases, set_text, wait_for  # noqa: E402
 from kinds_support import Scene  # noqa: E402
 
 SHOTS = os.environ.get("SHOTS_DIR")
+FILE = os.environ["KINDS_FILE"]  # a local video castdeck is given on its command line
+FILE_TITLE = os.environ.get("KINDS_FILE_TITLE", "Test Film")
 FILM = {"type": "LOAD", "requestId": 1, "autoplay": True,
         "media": {"contentId": "https://media.example/yt/abc", "contentType": "video/mp4", "streamType": "BUFFERED",
                   "duration": 600, "metadata": {"metadataType": 0, "title": "Mountain Trains"}}}
@@ -118,17 +123,63 @@ def ambient_mode_says_so_and_resume_goes_on():
         wait_for("the one sentence", lambda: labels(s.app, sentence), timeout=20)
         if SHOTS:
             s.shot(SHOTS, "gui-kinds-ambient")
-        # libadwaita 1.2 names a toast's button with its label twice.
-        resume = wait_for("Resume", lambda: [b for b in find_all(s.app, role="push button")
-                                             if (b.name or "").split(" ")[0] == "Resume"])
-        click(resume[0])
-        wait_for("the media loaded again", lambda: (status(s).get("media") or {}).get("playerState") == "PLAYING", timeout=30)
-        at = status(s).get("position") or 0
+        after = resume(s)
+        at = after.get("position") or 0
         if abs(at - 70) > 1:
             raise Failure(f"Resume loaded it at {at}, not 1:10")
-        if not status(s)["media"]["media"]["contentId"].endswith("/film.mp4"):
+        if not after["media"]["media"]["contentId"].endswith("/film.mp4"):
             raise Failure("Resume loaded something else")
         wait_for("the sentence to go", lambda: not labels(s.app, sentence))
+
+
+def resume(s):
+    """The notice's Resume (libadwaita 1.2 names a toast's button with its label twice)."""
+    found = wait_for("Resume", lambda: [b for b in find_all(s.app, role="push button")
+                                        if (b.name or "").split(" ")[0] == "Resume"])
+    click(found[0])
+    wait_for("the media loaded again", lambda: (status(s).get("media") or {}).get("playerState") == "PLAYING", timeout=30)
+    return status(s)
+
+
+def a_local_file_is_shared_anew_on_resume():
+    with Scene("chromecast", "Bedroom TV", "--ambient-after", "600", files=[FILE]) as s:
+        wait_for("the file playing", lambda: (status(s).get("media") or {}).get("playerState") == "PLAYING", timeout=40)
+        first = status(s)["media"]["media"]["contentId"]
+        s.advance(70)
+        s.castctl("pause")
+        wait_for("paused at 1:10", lambda: status(s)["media"]["playerState"] == "PAUSED" and abs(status(s)["position"] - 70) < 1)
+        s.advance(601)
+        wait_for("the one sentence", lambda: labels(s.app, f"Bedroom TV closed {FILE_TITLE} after it had been paused"), timeout=20)
+        after = resume(s)
+        if abs((after.get("position") or 0) - 70) > 1:
+            raise Failure(f"Resume loaded the file at {after.get('position')}, not 1:10")
+        url = after["media"]["media"]["contentId"]
+        # Served again from this computer: the device (asking from its own address, as
+        # castdeck's server answers only the device) can fetch what it was given.
+        where = urllib.parse.urlsplit(url)
+        conn = http.client.HTTPConnection(where.hostname, where.port, timeout=10, source_address=(s.host, 0))
+        conn.request("GET", where.path + (f"?{where.query}" if where.query else ""), headers={"Range": "bytes=0-15"})
+        answer = conn.getresponse()
+        if answer.status not in (200, 206) or len(answer.read()) == 0:
+            raise Failure(f"the file is not served again at {url} (answered {answer.status}; first: {first})")
+        conn.close()
+
+
+def a_reboot_is_said_after_reconnecting_and_resumes():
+    with Scene("tv", "Living Room TV") as s:
+        cast_link(s, "https://media.example/film.mp4")
+        s.advance(30)
+        s.castctl("pause")
+        wait_for("paused at 0:30", lambda: status(s)["media"]["playerState"] == "PAUSED")
+        s.hook({"type": "REBOOT"})
+        wait_for("the restart to be said after reconnecting",
+                 lambda: labels(s.app, "Living Room TV stopped playing film.mp4, probably because it restarted."), timeout=60)
+        find(s.app, "Connected to Living Room TV")
+        if labels(s.app, "Living Room TV closed film.mp4"):
+            raise Failure("the reboot was also taken for ambient mode")
+        after = resume(s)
+        if abs((after.get("position") or 0) - 30) > 1:
+            raise Failure(f"Resume after the reboot loaded it at {after.get('position')}, not 0:30")
 
 
 sys.exit(run_cases([
@@ -137,4 +188,6 @@ sys.exit(run_cases([
     ("a TV switched to another input says so", tv_on_another_input_says_so),
     ("a speaker's audio is offered no subtitles", speaker_offers_no_subtitles),
     ("ambient mode says so in one sentence, and Resume goes on at 1:10", ambient_mode_says_so_and_resume_goes_on),
+    ("Resume shares a local file anew, at 1:10", a_local_file_is_shared_anew_on_resume),
+    ("a reboot is said once reconnected, and Resume goes on at 0:30", a_reboot_is_said_after_reconnecting_and_resumes),
 ]))
