@@ -8,6 +8,7 @@ the simulator's test hooks (the receiver clock, SWITCH_INPUT, LAUNCH, REBOOT) th
 import gettext
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,7 @@ class Scene:
         # The next scene's castdeck must not find this one on the accessibility bus.
         wait_for("castdeck to leave", lambda: not process_running(self.window.pid))
         time.sleep(0.5)
+        shutil.rmtree(self.dir, ignore_errors=True)
         return False
 
     def castctl(self, *args):
