@@ -48,10 +48,15 @@ class Scene:
             [CASTCTL, "receiver", "--host", self.host, "--name", self.name, "--kind", self.kind, "--clock", "manual", *self.args],
             stdout=subprocess.PIPE, stderr=self.log, text=True)
         self.procs.append(self.receiver)
-        line = self.receiver.stdout.readline()
-        if not line.startswith("listening on "):
-            raise AssertionError(f"the {self.kind} receiver did not start: {line!r}")
-        self.start_window()
+        try:
+            line = self.receiver.stdout.readline()
+            if not line.startswith("listening on "):
+                raise AssertionError(f"the {self.kind} receiver did not start: {line!r}")
+            self.start_window()
+        except BaseException as e:
+            # Not entered, so not exited either: end what was started here.
+            self.__exit__(type(e), e, e.__traceback__)
+            raise
         return self
 
     def start_window(self):
@@ -74,7 +79,7 @@ class Scene:
         wait_for("the window connected", lambda: [n for n in find_all(self.app) if plain(n.name) in said], timeout=30)
 
     def __exit__(self, kind, value, tb):
-        if value is not None:
+        if value is not None and hasattr(self, "app_log"):
             with open(self.app_log) as f:
                 print("--- castdeck log\n" + "".join(f.readlines()[-40:]), flush=True)
         for p in reversed(self.procs):
@@ -86,7 +91,8 @@ class Scene:
                 p.wait()
         self.log.close()
         # The next scene's castdeck must not find this one on the accessibility bus.
-        wait_for("castdeck to leave", lambda: not process_running(self.window.pid))
+        if hasattr(self, "window"):
+            wait_for("castdeck to leave", lambda: not process_running(self.window.pid))
         time.sleep(0.5)
         shutil.rmtree(self.dir, ignore_errors=True)
         return False
