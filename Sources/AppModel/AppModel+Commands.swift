@@ -12,6 +12,7 @@ extension AppModel {
     func castSample() async {
         guard let sample = sampleMedia else { return }
         await load(sample)
+        followResume(nil, contentId: sample.contentId)  // not remembered, but ours to Resume
     }
 
     /// Loads media, launching the Default Media Receiver first when no app is joined, with the
@@ -30,7 +31,7 @@ extension AppModel {
         if let style = preferences.defaultTextTrackStyle { media.textTrackStyle = style }
         checkCORS(media)
         await run(failed: failed) { session in
-            if await session.sessionInfo == nil { try await session.start() }
+            try await self.startOwnApp(session)  // AppModel+ForeignApp.swift
             try await session.media.load(media, autoplay: autoplay, startTime: startTime, activeTrackIDs: activeTrackIDs)
         }
     }

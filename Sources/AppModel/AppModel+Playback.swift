@@ -89,8 +89,9 @@ extension AppModel {
     public var hasFixedVolume: Bool { deviceVolume?.controlType == "fixed" }
 
     /// The text tracks a person turns on: subtitles, captions and descriptions (and tracks of
-    /// no or an unknown subtype), never a chapter list or a METADATA track (AppModel+Chapters).
-    public var textTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .text && $0.isOffered } }
+    /// no or an unknown subtype), never a chapter list or a METADATA track (AppModel+Chapters);
+    /// none on a device without a screen (AppModel+ForeignApp.swift).
+    public var textTracks: [MediaTrack] { isAudioOnlyDevice ? [] : (media?.tracks ?? []).filter { $0.type == .text && $0.isOffered } }
     public var audioTracks: [MediaTrack] { (media?.tracks ?? []).filter { $0.type == .audio } }
     public var activeTrackIDs: [Int] { mediaStatus?.activeTrackIds ?? [] }
     public var activeTextTrackID: Int? { textTracks.first { activeTrackIDs.contains($0.trackId) }?.trackId }

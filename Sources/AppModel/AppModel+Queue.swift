@@ -220,7 +220,7 @@ extension AppModel {
             try await session.media.queueInsert(items)
             return false
         case .playNow:
-            if await session.sessionInfo == nil { try await session.start() }
+            try await self.startOwnApp(session)  // AppModel+ForeignApp.swift
             try await session.media.queueLoad(items, startIndex: startIndex, repeatMode: .off, startTime: startTime)
             return true
         }

@@ -104,6 +104,7 @@ extension AppModel {
     /// a queue.
     func followResume(_ key: PlaybackKey?, contentId: String?) {
         saveResumePosition()
+        castByUs = snapshot?.status?.mediaSessionId  // ours, for Resume after it went away (+SessionEnd)
         guard let key, remembersPositions, let status = snapshot?.status else { return }
         if let contentId, status.effectiveMedia?.contentId != contentId { return }
         let id = status.mediaSessionId

@@ -98,14 +98,6 @@ extension AppModel {
         }
     }
 
-    /// The app running on the device that CastDeck cannot control (no media namespace), by
-    /// its display name: "YouTube is running on Living Room TV".
-    public var foreignApp: String? {
-        guard isConnected, let status = receiverStatus, Self.mediaApp(in: status) == nil else { return nil }
-        guard let app = (status.applications ?? []).first(where: { $0.isIdleScreen != true }) else { return nil }
-        return app.displayName ?? app.appId
-    }
-
     private func follow(_ session: CastSession, name: String) {
         let media = session.media
         let states = session.stateUpdates()
@@ -127,7 +119,10 @@ extension AppModel {
             Task { [weak self] in
                 for await status in await session.receiverStatusUpdates() {
                     guard let self, self.session === session else { return }
+                    let before = self.receiverStatus
                     self.receiverStatus = status
+                    self.receiverStatusChanged(from: before, to: status)  // AppModel+SessionEnd.swift
+                    self.followForeignApp()  // AppModel+ForeignApp.swift
                     await self.followDevice(session, status)
                 }
             },
@@ -213,6 +208,7 @@ extension AppModel {
             lostToRestart = false
             playingWhenDropped = nil
         }
+        notePlayed()  // AppModel+SessionEnd.swift
         rememberLoad()
         resumeStatus()  // AppModel+Resume.swift
         followLocalCast()
@@ -250,13 +246,14 @@ extension AppModel {
         playingWhenDropped = nil
         guard !hasMedia, lastLoad != nil else { return }
         lostToRestart = true
-        post(tr("{0} stopped playing {1}, probably because it restarted.", deviceName, title))
+        tell(.restarted, device: deviceName, title: title)  // AppModel+SessionEnd.swift
     }
 
     private func forgetSession() {
         saveResumePosition()  // where our media stood, before the session goes
         lostToRestart = false
         playingWhenDropped = nil
+        forgetSessionEnd()  // AppModel+SessionEnd.swift
         for task in sessionTasks { task.cancel() }
         sessionTasks = []
         session = nil

@@ -31,8 +31,10 @@
 //   the same events folded early where the model must not wait for the directory.
 //
 // Files: AppModel (state, init), Actions + CommandTable (the command table), +Devices,
-// +Session, +Playback, +Commands, +Chapters, +LocalFiles, +Queue, +ThisComputer (what follows from
-// serving media from here: the quit question, the CORS check, ended shares), Localization
+// +Session, +Playback, +Live, +Commands, +Chapters, +LocalFiles, +Queue, +ThisComputer (what follows from
+// serving media from here: the quit question, the CORS check, ended shares), +ForeignApp (an
+// app CastDeck did not start: its name, icon, status, Stop; the device's kind: fixed volume,
+// input, audio only), +SessionEnd (how a session went away, in one sentence, and Resume), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
 import CastDiscovery
@@ -111,6 +113,8 @@ public final class AppModel {
         public var retryDeviceID: String?
         /// What the toast's Undo takes back (`AppModel.undo(_:)`).
         public var undo: Undo?
+        /// A command the toast offers, by its table label (Resume after a session went away).
+        public var offer: AppAction.Name?
 
         public enum Undo: Equatable, Sendable {
             /// A device forgotten by Forget Device, and where it stood in `deviceList`.
@@ -220,6 +224,17 @@ public final class AppModel {
     @ObservationIgnored var resumeTick: Task<Void, Never>?
     /// Seconds between writes while something plays (tests shorten it).
     @ObservationIgnored public var resumeInterval: Double = 15
+    /// How the last app session went away without us, and where its media stood
+    /// (AppModel+SessionEnd.swift); nil once something plays again.
+    public internal(set) var sessionEnd: SessionEnd?
+    @ObservationIgnored var lastPlayed: LastPlayed?
+    /// The media session CastDeck loaded itself last (`followResume`): what Resume may restart.
+    @ObservationIgnored var castByUs: Int?
+    /// App sessions this model ended or replaced itself (Stop, Cast something else): not told.
+    @ObservationIgnored var endedByUs: Set<String> = []
+    /// The running foreign app's icon on disk, through the image cache (AppModel+ForeignApp.swift).
+    public internal(set) var foreignAppIconPath: String?
+    @ObservationIgnored var foreignIconKey: String?
 
     /// - Parameters:
     ///   - directory: the device list (CastDiscovery); `start()` starts it.
@@ -239,8 +254,8 @@ public final class AppModel {
 
     /// Shows `text` in a toast. The same sentence again while its toast may still be up
     /// replaces it instead of stacking a copy.
-    public func post(_ text: String, detail: String? = nil, retry deviceID: String? = nil, undo: Notice.Undo? = nil) {
-        notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text, detail: detail, retryDeviceID: deviceID, undo: undo)
+    public func post(_ text: String, detail: String? = nil, retry deviceID: String? = nil, undo: Notice.Undo? = nil, offer: AppAction.Name? = nil) {
+        notice = Notice(serial: (notice?.serial ?? 0) + 1, text: text, detail: detail, retryDeviceID: deviceID, undo: undo, offer: offer)
     }
 }
 

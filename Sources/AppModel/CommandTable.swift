@@ -104,6 +104,10 @@ extension AppAction {
         case dislike
         case showPreferences = "preferences"
         case toggleRememberPositions = "remember-positions"
+        /// Loads again, where it stood, what went away with its session (AppModel+SessionEnd).
+        case resumeEnded = "resume-ended"
+        /// Ends the app CastDeck did not start (AppModel+ForeignApp).
+        case stopOtherApp = "stop-other-app"
 
         /// This command's entry in the table.
         public var command: AppCommand { AppCommand.table[self]! }
@@ -280,13 +284,13 @@ extension AppAction.Name {
             AppCommand(
                 { tr("Apply") },
                 enabled: { m in
-                    m.controlsMedia && m.mediaKind == .video && (m.supports(.editTracks) || !m.textTracks.isEmpty)
+                    m.controlsMedia && m.mediaKind == .video && !m.isAudioOnlyDevice && (m.supports(.editTracks) || !m.textTracks.isEmpty)
                 }, run: { m, _ in await m.applyStyle() })
         case .useStyleAsDefault:
             AppCommand({ tr("Use as Default") }, enabled: { _ in true }, run: { m, _ in m.useStyleAsDefault() })
         case .castSample:
             AppCommand(
-                { tr("Cast Sample") }, enabled: { $0.isConnected && $0.sampleMedia != nil },
+                { tr("Cast Sample") }, enabled: { $0.isConnected && $0.sampleMedia != nil && !$0.isAudioOnlyDevice },
                 run: { m, _ in await m.castSample() })
         case .burnSubtitles:
             AppCommand(
@@ -388,6 +392,10 @@ extension AppAction.Name {
             AppCommand(
                 { tr("Remember where playback stopped") }, enabled: { _ in true }, state: { .bool($0.remembersPositions) },
                 run: { m, _ in m.setRemembersPositions(!m.remembersPositions) })
+        case .resumeEnded:
+            AppCommand({ tr("Resume") }, enabled: { $0.isConnected && $0.sessionEnd?.resumeAt != nil }, run: { m, _ in await m.resumeEnded() })
+        case .stopOtherApp:
+            AppCommand({ tr("Stop App") }, enabled: { $0.canStopOtherApp }, run: { m, _ in await m.stopOtherApp() })
         }
     }
 }

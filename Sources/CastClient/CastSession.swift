@@ -151,7 +151,7 @@ public actor CastSession {
     public func start(appID: String = CastAppID.defaultMediaReceiver) async throws(CastClientError) -> SessionInfo {
         let id = appID.uppercased()
         let status = try await connectPlatform(resuming: false)
-        if let running = status.applications?.first(where: { $0.appId.uppercased() == id }) {
+        if let running = status.applications?.first(where: { CastAppID.launched(id, runs: $0) }) {
             return try await joinApp(running)
         }
         return try await launch(appID: id)
@@ -198,7 +198,7 @@ public actor CastSession {
             match: { message in
                 // Some receivers only broadcast the new status: accept any status that shows the app.
                 if case .receiver(.receiverStatus(let m)) = message {
-                    return m.status.applications?.contains { $0.appId.uppercased() == appID } ?? false
+                    return m.status.applications?.contains { CastAppID.launched(appID, runs: $0) } ?? false
                 }
                 return false
             }
@@ -207,7 +207,7 @@ public actor CastSession {
         }
         switch reply {
         case .receiver(.receiverStatus(let m)):
-            guard let running = m.status.applications?.first(where: { $0.appId.uppercased() == appID }) else {
+            guard let running = m.status.applications?.first(where: { CastAppID.launched(appID, runs: $0) }) else {
                 throw .launchFailed(appID: appID, reason: "the device reported another app running")
             }
             return try await joinApp(running)

@@ -21,7 +21,7 @@ final class AvahiReceiverAnnouncer: ReceiverAnnouncer {
     nonisolated(unsafe) private var publisher: CastServicePublisher?
 
     func announce(_ announcement: ReceiverAnnouncement) async throws {
-        var capabilities = CastCapabilities(rawValue: 4101)  // video out, audio out, fixed volume
+        var capabilities = CastCapabilities(rawValue: UInt64(announcement.capabilities ?? 4101))  // default: video out, audio out, fixed volume
         if announcement.model == CastDevice.groupModel { capabilities = [.audioOut, .multizoneGroup] }
         let record = CastServiceRecord(
             id: announcement.uuid, friendlyName: announcement.friendlyName, model: announcement.model,

@@ -42,8 +42,8 @@ struct ReceiverCommand: AsyncParsableCommand {
     @Option(help: "Device UUID (32 hex digits, dashes allowed). Random by default.")
     var uuid: String?
 
-    @Option(help: "Model name.")
-    var model: String = "Chromecast"
+    @Option(help: "Model name (default: the kind's, else Chromecast).")
+    var model: String?
 
     @Option(
         name: .customLong("app"),
@@ -102,6 +102,27 @@ struct ReceiverCommand: AsyncParsableCommand {
         help: ArgumentHelp("A LIVE stream's replay window: it can be seeked this far behind the live edge (0: not at all).", valueName: "SECONDS"))
     var liveWindow: Double = 120
 
+    @Option(help: ArgumentHelp("What kind of device to be: its volume control, idle screen, input and apps (docs/receiver.md).", valueName: "kind"))
+    var kind: ReceiverKind?
+
+    @Option(
+        name: .customLong("foreign-app"),
+        help: ArgumentHelp(
+            "Also run this app CastDeck cannot drive, as a phone would launch it: youtube, spotify or mirroring (repeatable).", valueName: "name"))
+    var foreignApps: [String] = []
+
+    @Option(
+        name: .customLong("ambient-after"), help: ArgumentHelp("Ambient mode: close the app once its media has been paused this long.", valueName: "seconds"))
+    var ambientAfter: Double?
+
+    @Option(
+        name: .customLong("idle-timeout"),
+        help: ArgumentHelp("Close the app once nothing has played this long (a Nest Hub: 600).", valueName: "seconds"))
+    var idleTimeout: Double?
+
+    @Flag(name: .customLong("test-hooks"), help: ArgumentHelp("Test hook: take the simulator namespace's hooks on a real clock too.", visibility: .hidden))
+    var testHooks = false
+
     @Flag(name: .shortAndLong, help: "Log every message in and out (stderr).")
     var verbose = false
 
@@ -144,6 +165,12 @@ struct ReceiverCommand: AsyncParsableCommand {
         for app in apps {
             do { _ = try ReceiverApp.parse(app) } catch { throw ValidationError(error.description) }
         }
+        for name in foreignApps where ReceiverApp.foreign[name] == nil {
+            throw ValidationError("--foreign-app takes one of \(ReceiverApp.foreign.keys.sorted().joined(separator: ", ")).")
+        }
+        for (name, value) in [("--ambient-after", ambientAfter), ("--idle-timeout", idleTimeout)] {
+            if let value, !(value > 0 && value.isFinite) { throw ValidationError("\(name) must be a positive number of seconds.") }
+        }
     }
 
     func run() async throws {
@@ -161,13 +188,18 @@ struct ReceiverCommand: AsyncParsableCommand {
             config.setupPort = p
         }
         if let uuid { config.uuid = uuid.lowercased() }
-        config.model = model
+        config.ambientAfter = ambientAfter
+        config.idleTimeout = idleTimeout
+        config.testHooks = testHooks
+        // A kind names its model unless --model says otherwise.
+        kind?.configure(&config)
+        if let model { config.model = model }
         config.fetchMedia = fetchMedia || firstFrame
         config.avReceiver = avReceiver
         if userActions { config.supportedMediaCommands.formUnion([.like, .dislike]) }
         config.decodeFirstFrame = firstFrame
         config.liveWindow = liveWindow
-        config.apps = try apps.map { try ReceiverApp.parse($0) }
+        config.apps = try apps.map { try ReceiverApp.parse($0) } + foreignApps.compactMap { ReceiverApp.foreign[$0] }
         config.replay = try replayScript()
         config.faults = FaultInjection(
             stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },
@@ -199,8 +231,8 @@ struct ReceiverCommand: AsyncParsableCommand {
             do {
                 try await announcer.announce(
                     ReceiverAnnouncement(
-                        friendlyName: name, uuid: config.uuid.replacingOccurrences(of: "-", with: ""), model: model,
-                        host: host, port: boundPort))
+                        friendlyName: name, uuid: config.uuid.replacingOccurrences(of: "-", with: ""), model: config.model,
+                        host: host, port: boundPort, capabilities: kind?.capabilities))
             } catch {
                 await server.stop()
                 throw CommandFailure("could not announce the receiver over mDNS: \(error)")
@@ -256,3 +288,5 @@ struct ReceiverCommand: AsyncParsableCommand {
         return ReplayScript(receiverStatus: try read(replayReceiver), mediaStatus: try replayMedia.map(read), broadcasts: broadcasts)
     }
 }
+
+extension ReceiverKind: ExpressibleByArgument {}

@@ -32,8 +32,9 @@ struct StatusCommand: AsyncParsableCommand {
         var lines = ["Device:  \(r.device)", "Trust:   \(r.authentication.text)"]
         if let v = r.receiver?.volume {
             let level = v.level.map { Output.percent($0) } ?? "?"
-            lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")")
+            lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")\(v.controlType == "fixed" ? " (fixed: set on the TV or amplifier)" : "")")
         }
+        lines += Self.inputLines(r)
         let shown = r.receiver?.applications?.first { $0.appId == r.session?.appID } ?? r.receiver?.applications?.first
         if let s = r.session {
             lines.append("App:     \(s.displayName ?? s.appID) (\(s.appID)), session \(s.sessionID)")
@@ -46,6 +47,7 @@ struct StatusCommand: AsyncParsableCommand {
         if let text = shown?.statusText?.trimmingCharacters(in: .whitespaces), !text.isEmpty, text != shown?.displayName {
             lines.append("Status:  \(text)")
         }
+        lines += Self.otherAppLines(shown, media: r.media)
         if r.session != nil {
             lines.append("Media:   " + r.mediaLine)
             if let m = r.media {

@@ -19,12 +19,14 @@ struct WatchCommand: AsyncParsableCommand {
         var receiver: ReceiverStatus?
         var position: Double?
         var warning: String?
+        /// How the app session went away (SessionEnding's sentence).
+        var ended: String?
     }
 
     func run() async throws {
         let json = options.json
         let device = try await options.target.resolve()
-        _ = device
+        let ends = SessionEndWatch(device: device.name)
         try await options.withSession(reconnect: true, networkThread: false) { session in
             let status = try await session.connect()
             if status.applications?.contains(where: { $0.isIdleScreen != true }) == true {
@@ -37,18 +39,21 @@ struct WatchCommand: AsyncParsableCommand {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await state in session.stateUpdates() {
+                        await ends.state(state)
                         out(Event(event: "state", state: state.description), "state: \(state)")
                     }
                 }
                 group.addTask {
                     for await snapshot in await session.media.statusUpdates() {
                         let media = snapshot.status
+                        await ends.media(media)
                         let p = snapshot.streamPosition(at: .now)
                         out(Event(event: "media", media: media, position: p), "media: " + Output.mediaLine(media, position: p, live: snapshot.live(at: .now)))
                     }
                 }
                 group.addTask {
                     for await info in await session.media.metadataUpdates() {
+                        await ends.metadata(info)
                         let title = info?.metadata?.displayTitle ?? info?.contentId ?? "none"
                         out(Event(event: "metadata", metadata: info), "metadata: \(title)")
                     }
@@ -58,6 +63,7 @@ struct WatchCommand: AsyncParsableCommand {
                         let app = r.applications?.first.map { $0.displayName ?? $0.appId } ?? "none"
                         let vol = r.volume?.level.map { Output.percent($0) } ?? "?"
                         out(Event(event: "receiver", receiver: r), "device: app \(app), volume \(vol)\(r.volume?.muted == true ? " (muted)" : "")")
+                        if let (_, sentence) = await ends.receiver(r) { out(Event(event: "ended", ended: sentence), "ended: \(sentence)") }
                     }
                 }
                 group.addTask {

@@ -19,7 +19,8 @@
 //      │     │  ├─ AdwStatusPage              why nothing is listed
 //      │     │  ├─ GtkListBox                 one AdwActionRow per device [device-row.ui]
 //      │     │  ├─ Add device by address…  →  AddDeviceDialog [add-device-dialog.ui]
-//      │     │  └─ Session row                Cast Sample (win.cast-sample), Disconnect (win.disconnect)
+//      │     │  ├─ Session row                Cast Sample (win.cast-sample), Disconnect (win.disconnect)
+//      │     │  └─ another app's row          ForeignAppView: icon, name, Stop App (win.stop-other-app)
 //      │     └─ "player": ExpandedController  [expanded-controller.ui]
 //      │        ├─ artwork, title, subtitle
 //      │        ├─ ad banner                  "Ad 1 of 3 · 0:25", Skip ad (win.skip-ad)

@@ -25,6 +25,9 @@ final class DeviceList {
     let castSample: Button
     let castActions: Widget
     let volumeControl: VolumeControl
+    let volumeRow: ActionRow
+    /// The other app's icon and Stop, the device's input (ForeignAppView.swift).
+    let otherApp: ForeignAppView
     let trust: Image
     let sessionArtwork: Image
     private var renderedSessionArtwork: String?
@@ -51,6 +54,8 @@ final class DeviceList {
         volumeControl = VolumeControl(model: model, slider: ui.get("device-volume"), mute: ui.get("device-mute"))
         trust = ui.get("trust")
         sessionArtwork = ui.get("session-artwork")
+        volumeRow = ui.get("volume-row")
+        otherApp = ForeignAppView(model: model, sessionRow: sessionRow, ui: ui)
         for id in ["add-device", "add-device-empty"] {
             ui.get(id, as: Button.self).onClicked { [unowned self] in self.addByAddress() }
         }
@@ -205,12 +210,15 @@ final class DeviceList {
             } else {
                 sessionRow.subtitle = tr("Nothing is playing")
             }
+            otherApp.render()
         }
         let art = connected == nil ? nil : model.artworkPath(for: .deviceList)
         if let art, art != renderedSessionArtwork { sessionArtwork.setFile(art) }
         renderedSessionArtwork = art
         sessionArtwork.isVisible = art != nil
-        castActions.isVisible = connected != nil && !model.hasMedia && model.preparingFile == nil
+        volumeRow.subtitle = model.hasFixedVolume ? tr("Fixed: set it on the TV or amplifier") : ""
+        // Cast something else: also over an app CastDeck did not start, which casting replaces.
+        castActions.isVisible = connected != nil && (!model.hasMedia || model.otherApp != nil) && model.preparingFile == nil
         if connected != nil { volumeControl.render() }
         castSample.isVisible = model.sampleMedia != nil
         TrustMark.render(trust, connected == nil ? .unknown : model.trust)

@@ -259,6 +259,9 @@ final class ExpandedController {
         if subtitlesOn { tracksButton.addCSSClass("subtitles-on") } else { tracksButton.removeCSSClass("subtitles-on") }
         tracksButton.setAccessibleDescription(subtitlesOn ? tr("Subtitles are on") : tr("Subtitles are off"))
         styleButton.isSensitive = model.isEnabled(.applyStyle)
+        // A speaker has no screen: no subtitles or their style, only a choice of audio tracks if any.
+        tracksButton.isVisible = !model.isAudioOnlyDevice || model.audioTracks.count > 1
+        styleButton.isVisible = !model.isAudioOnlyDevice
         renderProgressLocked()
     }
 

@@ -337,6 +337,11 @@ public final class MainWindow {
             toasts.toast(n.text, timeout: 10, button: tr("Undo"), now: true) { [unowned self] in Task { await self.model.undo(undo) } }
             return
         }
+        // A session that went away, with Resume: said until read (timeout 0), the button from the table.
+        if let offer = n.offer {
+            toasts.toast(n.text, timeout: 0, button: offer.label, now: true) { [unowned self] in Task { await self.model.perform(offer) } }
+            return
+        }
         if n.hasMore {
             // A device that stopped answering is said until read: its toast stays (timeout 0)
             // and its Details offer Try Again, so someone who looks away sees it on return.

@@ -37,6 +37,9 @@ final class VolumeControl {
         // The tooltip says what a click does; the accessible name stays "Mute", a toggle whose
         // pressed state says whether it is on.
         mute.setTooltip(model.isMuted ? tr("Unmute") : tr("Mute"))
+        // A fixed-volume device (a projector, a TV's HDMI input) is turned up on the TV: no slider.
+        slider.isVisible = !model.hasFixedVolume
+        mute.isVisible = !model.hasFixedVolume
         slider.isSensitive = model.isEnabled(.setVolume)
         slider.setAccessibleDescription(tr("Volume of {0}", model.sessionDeviceName ?? tr("the device")))
         if debounce == 0, abs(slider.value - model.volumeLevel) > 0.001 { slider.value = model.volumeLevel }

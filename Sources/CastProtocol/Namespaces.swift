@@ -80,4 +80,17 @@ public enum CastAppID {
     public static let defaultMediaReceiver = "CC1AD845"
     /// The idle screen app.
     public static let backdrop = "E8C28D3C"
+    /// What speakers (Google Home, Nest Audio) report running when the Default Media Receiver
+    /// is launched on them: the audio-only receiver, named "Default Media Receiver" too
+    /// (Tests/Fixtures/real-devices/receiver/speaker-dmr-705d30c6*.json; Chromium calls the same
+    /// id MultizoneFollower).
+    public static let audioDefaultMediaReceiver = "705D30C6"
+
+    /// Whether `running` is what a LAUNCH of `requested` starts: the app itself, or on a
+    /// speaker the audio-only Default Media Receiver for the Default Media Receiver.
+    public static func launched(_ requested: String, runs running: ReceiverApplication) -> Bool {
+        let want = requested.uppercased(), id = running.appId.uppercased()
+        return id == want || running.universalAppId?.uppercased() == want
+            || (want == defaultMediaReceiver && id == audioDefaultMediaReceiver)
+    }
 }

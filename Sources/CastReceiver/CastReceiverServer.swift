@@ -127,6 +127,14 @@ public final class CastReceiverServer: Sendable {
         }.get()
     }
 
+    /// A device event as the test hooks make one (docs/receiver.md): `SWITCH_INPUT`, `STANDBY`,
+    /// `REBOOT`, `LAUNCH` by another phone (ReceiverCore+Kinds.swift). False for anything else.
+    public func deviceEvent(_ event: JSONValue) async throws -> Bool {
+        try ensureRunning()
+        let core = self.core
+        return try await core.loop.submit { core.deviceEvent(event) }.get()
+    }
+
     private func ensureRunning() throws(CastReceiverError) {
         let running = state.withLock { $0.port != nil && !$0.stopped }
         guard running else { throw .notRunning }

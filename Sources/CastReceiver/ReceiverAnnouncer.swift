@@ -10,13 +10,16 @@ public struct ReceiverAnnouncement: Sendable, Hashable {
     public var model: String
     public var host: String
     public var port: Int
+    /// The `ca` bits of the device kind (ReceiverKind.capabilities); nil: a Chromecast's.
+    public var capabilities: Int?
 
-    public init(friendlyName: String, uuid: String, model: String, host: String, port: Int) {
+    public init(friendlyName: String, uuid: String, model: String, host: String, port: Int, capabilities: Int? = nil) {
         self.friendlyName = friendlyName
         self.uuid = uuid
         self.model = model
         self.host = host
         self.port = port
+        self.capabilities = capabilities
     }
 }
 

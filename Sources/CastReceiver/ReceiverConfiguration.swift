@@ -53,6 +53,19 @@ public struct ReceiverConfiguration: Sendable {
     public var logger: Logger = Logger(label: "castdeck.receiver")
     /// Test hook: answer with messages recorded from a real device (ReceiverCore+Replay.swift).
     public var replay: ReplayScript?
+    /// What kind of device this pretends to be (ReceiverKind.swift): volume control, the idle
+    /// screen, the input a TV shows, the apps it runs. nil: the plain simulator of old
+    /// (attenuation volume, no idle screen, always the active input).
+    public var kind: ReceiverKind?
+    /// Ambient mode: the running app is torn down once its media has been paused this many
+    /// seconds (receiver clock), as a Chromecast does; nil: never.
+    public var ambientAfter: Double?
+    /// A hub's idle timeout: the running app is closed once nothing has played for this many
+    /// seconds (nothing loaded, finished or stopped); nil: never. A Nest Hub kind sets 600.
+    public var idleTimeout: Double?
+    /// The test hooks' namespace (docs/receiver.md) also on a real clock; with a ManualClock it
+    /// is always there.
+    public var testHooks: Bool = false
 
     public init() {}
 
@@ -67,6 +80,14 @@ public struct ReceiverApp: Sendable, Hashable {
     public var displayName: String
     /// Full namespace URNs (`urn:x-cast:…`) the app accepts.
     public var namespaces: [String]
+    /// What RECEIVER_STATUS says of it besides its name (the real apps' values: ForeignApps.swift).
+    public var iconUrl: String = ""
+    public var appType: String?
+    public var universalAppId: String?
+    /// The app's status text; nil: its display name.
+    public var statusText: String?
+    /// What its MEDIA_STATUS announces (`supportedMediaCommands`); nil: the receiver's own.
+    public var supportedMediaCommands: MediaCommands?
 
     public init(appId: String, displayName: String? = nil, namespaces: [String]) {
         self.appId = appId.uppercased()

@@ -12,12 +12,20 @@ extension ReceiverCore {
     func receiverStatus() -> ReceiverStatus {
         var apps: [ReceiverApplication] = []
         if let r = running {
-            apps.append(
-                ReceiverApplication(
-                    appId: r.app.appId, displayName: r.app.displayName, namespaces: r.app.namespaces, sessionId: r.sessionId,
-                    statusText: r.app.displayName, transportId: r.transportId))
+            apps.append(Self.application(r.app, session: r.sessionId))
+        } else if let idle = config.kind?.idleScreen {
+            apps.append(Self.application(idle, session: idleScreenSession, idle: true))
         }
-        return ReceiverStatus(applications: apps, isActiveInput: true, isStandBy: false, volume: volume, userEq: [:])
+        let input = config.kind.map { $0.reportsInput } ?? true
+        return ReceiverStatus(
+            applications: apps, isActiveInput: input ? isActiveInput : nil, isStandBy: input ? isStandBy : nil, volume: volume, userEq: [:])
+    }
+
+    static func application(_ app: ReceiverApp, session: String, idle: Bool = false) -> ReceiverApplication {
+        ReceiverApplication(
+            appId: app.appId, displayName: app.displayName, namespaces: app.namespaces, sessionId: session,
+            statusText: app.statusText ?? app.displayName, transportId: session, isIdleScreen: idle, iconUrl: app.iconUrl, appType: app.appType,
+            universalAppId: app.universalAppId)
     }
 
     /// RECEIVER_STATUS with `requestId` to the asker and with 0 to every other socket.
@@ -52,20 +60,13 @@ extension ReceiverCore {
                 ReceiverMessage.receiverStatus(ReceiverStatusMessage(requestId: r.requestId, status: receiverStatus())), from: CastEndpoint.receiver,
                 to: sender, on: c)
         case .launch(let r):
-            guard let app = apps[r.appId.uppercased()] else {
+            guard let asked = apps[r.appId.uppercased()] else {
                 reply(
                     ReceiverMessage.launchError(LaunchErrorMessage(requestId: r.requestId, reason: .notFound, error: "NOT_FOUND")), from: CastEndpoint.receiver,
                     to: sender, on: c)
                 return
             }
-            if running?.app.appId != app.appId {
-                stopRunningApp()
-                let session = UUID().uuidString
-                running = RunningApp(app: app, sessionId: session, transportId: session)
-                running?.player.announcedCommands = config.supportedMediaCommands
-                running?.player.live.window = config.liveWindow
-                logger.info("app launched", metadata: ["cast.app.id": "\(app.appId)", "cast.session.id": "\(session)"])
-            }
+            start(asked)
             broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))
         case .stop(let r):
             if let id = r.sessionId, id != running?.sessionId {
@@ -96,6 +97,19 @@ extension ReceiverCore {
         case .receiverStatus, .appAvailability, .launchError, .launchStatus, .invalidRequest:
             invalidRequest(request.requestId, .invalidCommand, to: sender, on: c, ns: .receiver)
         }
+    }
+
+    /// Starts `asked` (as this kind of device runs it) unless it already runs.
+    func start(_ asked: ReceiverApp) {
+        let app = config.kind?.launched(asked) ?? asked
+        guard running?.app.appId != app.appId else { return }
+        stopRunningApp()
+        let session = UUID().uuidString
+        running = RunningApp(app: app, sessionId: session, transportId: session)
+        running?.player.announcedCommands = app.supportedMediaCommands ?? config.supportedMediaCommands
+        running?.player.live.window = config.liveWindow
+        quietSince = now
+        logger.info("app launched", metadata: ["cast.app.id": "\(app.appId)", "cast.session.id": "\(session)"])
     }
 
     /// Ends the running app: CLOSE on every virtual connection to it, as devices do.

@@ -42,6 +42,7 @@ extension ReceiverCore {
             logger.debug("receive", metadata: ["cast.connection": "\(c.id)", "cast.message": "\(message)"])
         }
         route(message, from: c)
+        followQuiet()  // ambient mode and idle timeouts count from the last change (+Kinds)
         if let limit = config.faults.closeAfterMessages, c.messagesIn >= limit {
             logger.info("fault: closing the connection after \(limit) messages", metadata: ["cast.connection": "\(c.id)"])
             close(c)
@@ -87,7 +88,7 @@ extension ReceiverCore {
         if message.destinationID == CastEndpoint.receiver {
             switch ns {
             case .receiver: handleReceiver(message, from: c)
-            case .custom(Self.controlNamespace) where config.manualClock != nil: handleControl(message, from: c)
+            case .custom(Self.controlNamespace) where config.manualClock != nil || config.testHooks: handleControl(message, from: c)
             default: drop(message, from: c, "receiver-0 does not handle this namespace")
             }
             return

@@ -53,8 +53,11 @@ extension ReceiverCore {
                 }
             }
         default:
-            drop(message, from: c, "unknown test hook")
-            return
+            // What happens to a real device: its input switched, a reboot, another phone (+Kinds).
+            guard deviceEvent(value) else {
+                drop(message, from: c, "unknown test hook, or one missing what it needs")
+                return
+            }
         }
         var answer: JSONObject = ["type": "CLOCK", "now": .double(now)]
         if let rid { answer["requestId"] = .int(Int64(rid)) }

@@ -26,8 +26,16 @@ final class ReceiverCore: @unchecked Sendable {
     let apps: [String: ReceiverApp]
     var connections: [ObjectIdentifier: SenderConnection] = [:]
     var nextConnectionId = 1
-    var volume = Volume(level: 1, muted: false, controlType: "attenuation", stepInterval: 0.05)
+    var volume: Volume
     var running: RunningApp?
+    /// The input and power state a TV or projector reports (ReceiverCore+Kinds.swift).
+    var isActiveInput = true
+    var isStandBy = false
+    /// Since when (receiver clock) the running app has played nothing: ambient mode and a
+    /// hub's idle timeout count from here (ReceiverCore+Kinds.swift).
+    var quietSince: Double?
+    /// The idle screen's session id, the same while the device runs.
+    let idleScreenSession = UUID().uuidString
     var malformedSent = false
     /// The `preloadedItemId` of the last MEDIA_STATUS sent: a tick that changes it sends a new one.
     var announcedPreloadedItemId: Int?
@@ -39,6 +47,7 @@ final class ReceiverCore: @unchecked Sendable {
         self.loop = loop
         self.config = config
         self.logger = config.logger
+        self.volume = config.kind?.volume ?? Volume(level: 1, muted: false, controlType: "attenuation", stepInterval: 0.05)
         var apps = [CastAppID.defaultMediaReceiver: ReceiverApp.defaultMediaReceiver]
         for app in config.apps { apps[app.appId] = app }
         self.apps = apps
@@ -79,6 +88,7 @@ final class ReceiverCore: @unchecked Sendable {
         broadcastQueueChanges(changes)
         // Entering the next item's preload window is news too (the status then carries it).
         if changed || app.player.preloadedItemId(at: now) != announcedPreloadedItemId { broadcastMediaStatus(app.player.status(at: now)) }
+        followQuiet()
     }
 }
 

@@ -26,7 +26,7 @@ struct Harness {
     static func start(
         name: String = "Demo TV", supported: MediaCommands? = nil, port: Int = 0,
         apps: [ReceiverApp] = [], reconnect: Bool = false, host: String = "127.0.0.1",
-        fetchMedia: Bool = false
+        fetchMedia: Bool = false, kind: ReceiverKind? = nil, ambientAfter: Double? = nil
     ) async throws -> Harness {
         let clock = ManualClock()
         var config = ReceiverConfiguration()
@@ -37,6 +37,8 @@ struct Harness {
         config.clock = clock
         config.apps = apps
         if let supported { config.supportedMediaCommands = supported }
+        kind?.configure(&config)
+        config.ambientAfter = ambientAfter
         let server = CastReceiverServer(configuration: config)
         try await server.start()
         var client = CastClientConfiguration()

@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -231,5 +231,15 @@ if [[ $chstatus -ne 0 ]]; then
   status=$chstatus
 fi
 for _ in 1 2; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
+fi
+
+# Device kinds (test_kinds.py, issue 30): a projector, a TV, a speaker and a Chromecast, each a
+# simulator of its own at its own loopback address with a castdeck of its own (kinds_support.py),
+# driven by the simulator's test hooks; Resume of film.mp4 shares it anew. GUI_ONLY=kinds.
+if [[ $only == all || $only == kinds ]]; then
+kstatus=0
+CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" KINDS_FILE="$work/media/film.mp4" KINDS_FILE_TITLE="Test Film" \
+  SHOTS_DIR="${SHOTS_DIR:-}" timeout 400 /usr/bin/python3 Tests/System/gui/test_kinds.py || kstatus=$?
+[[ $kstatus -eq 0 ]] || status=$kstatus
 fi
 exit $status

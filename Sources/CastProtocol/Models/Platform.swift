@@ -173,6 +173,9 @@ public struct AppNamespace: Codable, Hashable, Sendable {
 public struct ReceiverApplication: Codable, Hashable, Sendable {
     public var appId: String
     public var universalAppId: String?
+    /// "WEB" for a Web Receiver app, "ANDROID_TV" for an Android TV app reached through Cast
+    /// Connect (Chromecast with Google TV, TVs running Google TV); absent on older firmware.
+    public var appType: String?
     public var displayName: String?
     public var iconUrl: String?
     public var isIdleScreen: Bool?
@@ -185,12 +188,13 @@ public struct ReceiverApplication: Codable, Hashable, Sendable {
 
     public init(
         appId: String, displayName: String? = nil, namespaces: [String] = [], sessionId: String, statusText: String? = nil, transportId: String,
-        isIdleScreen: Bool? = false
+        isIdleScreen: Bool? = false, iconUrl: String = "", appType: String? = nil, universalAppId: String? = nil
     ) {
         self.appId = appId
-        self.universalAppId = appId
+        self.universalAppId = universalAppId ?? appId
+        self.appType = appType
         self.displayName = displayName
-        self.iconUrl = ""
+        self.iconUrl = iconUrl
         self.isIdleScreen = isIdleScreen
         self.launchedFromCloud = false
         self.namespaces = namespaces.map(AppNamespace.init(name:))

@@ -47,7 +47,7 @@ extension ReceiverStatusMessage {
 
 extension ReceiverApplication {
     private enum Keys: String, CodingKey {
-        case appId, universalAppId, displayName, iconUrl, isIdleScreen, launchedFromCloud, namespaces, sessionId, statusText, transportId
+        case appId, universalAppId, appType, displayName, iconUrl, isIdleScreen, launchedFromCloud, namespaces, sessionId, statusText, transportId
     }
 
     /// An app is listed whenever it has an `appId`. Apps started another way than Cast (an old
@@ -57,6 +57,7 @@ extension ReceiverApplication {
         let c = try decoder.container(keyedBy: Keys.self)
         appId = try c.decode(String.self, forKey: .appId)
         universalAppId = try c.decodeIfPresent(String.self, forKey: .universalAppId)
+        appType = try c.decodeIfPresent(String.self, forKey: .appType)
         displayName = try c.decodeIfPresent(String.self, forKey: .displayName)
         iconUrl = try c.decodeIfPresent(String.self, forKey: .iconUrl)
         isIdleScreen = try c.decodeIfPresent(Bool.self, forKey: .isIdleScreen)
