@@ -218,6 +218,7 @@ extension AppModel {
         followLocalCast()
         followQueueCasts()
         resolveArtwork()
+        resolveAdArtwork()  // AppModel+Ads.swift
     }
 
     /// Remembers what plays for "Play Again" (ours, or another sender's).
@@ -269,6 +270,8 @@ extension AppModel {
         receiverStatus = nil
         artworkPath = nil
         artworkKey = nil
+        adArtworkPath = nil
+        adArtworkKey = nil
     }
 
     private func sessionEnded(_ message: String, detail: String?, retry deviceID: String) {

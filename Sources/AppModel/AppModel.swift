@@ -12,7 +12,7 @@
 //                                  publishes MediaStatusSnapshot values (status + when it came)
 //                                  │ statusUpdates() → AppModel.snapshot (stored on the main actor)
 //                                  ▼
-//   AppModel+Playback: mediaStatus, position(at:), adState(at:), tracks … all read from the
+//   AppModel+Playback, +Ads: mediaStatus, position(at:), adState(at:), tracks … all read from the
 //   snapshot, so the window and castctl interpolate with the same rule (MediaStatusSnapshot).
 //
 //   Commands: one way in, `perform(AppAction)`, for buttons, keys, menus, MPRIS, the mini
@@ -27,8 +27,8 @@
 //   the same events folded early where the model must not wait for the directory.
 //
 // Files: AppModel (state, init), Actions + CommandTable (the command table), +Devices,
-// +Session, +Playback, +Commands, +LocalFiles, +Queue, +ThisComputer (what follows from
-// serving media from here: the quit question, the CORS check, ended shares), Localization
+// +Session, +Playback, +Ads (the ad playing now, as every surface shows it), +Commands,
+// +LocalFiles, +Queue, +ThisComputer (what follows from serving media from here: the quit question, the CORS check, ended shares), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
 import CastDiscovery
@@ -75,17 +75,8 @@ public final class AppModel {
         case unavailable(reason: String)
     }
 
-    /// The ad banner's content while breakStatus is present.
-    public struct AdState: Equatable, Sendable {
-        /// 1-based index of the playing clip in its break, and the break's clip count.
-        public var clipIndex: Int
-        public var clipCount: Int
-        /// Seconds left in the playing clip.
-        public var remaining: Double
-        /// Seconds until "Skip ad" works; 0 when it can be skipped now, nil when never.
-        public var skippableIn: Double?
-        public var isSkippable: Bool { skippableIn == 0 }
-    }
+    /// The ad playing now, as every surface shows it (CastClient's AdPlayback; AppModel+Ads).
+    public typealias AdState = AdPlayback
 
     public struct BreakMarker: Equatable, Sendable {
         public var position: Double
@@ -130,6 +121,11 @@ public final class AppModel {
     public internal(set) var receiverStatus: ReceiverStatus?
     /// The local path of the current media's artwork, once resolved.
     public internal(set) var artworkPath: String?
+    /// The local path of the playing ad clip's poster, once resolved (AppModel+Ads).
+    public internal(set) var adArtworkPath: String?
+    @ObservationIgnored var adArtworkKey: String?
+    /// Opens an http(s) link in the desktop's browser (Learn More); nil where there is none.
+    @ObservationIgnored public var linkOpener: (@MainActor (String) -> Void)?
     public internal(set) var notice: Notice?
     /// The device restarted (or lost its app) while media played: the media is shown as
     /// Stopped with Play Again until something plays again (AppModel+Session.swift).

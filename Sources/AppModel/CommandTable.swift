@@ -70,6 +70,7 @@ extension AppAction {
         case seekTo = "seek-to"
         case stopCasting = "stop-casting"
         case skipAd = "skip-ad"
+        case openAdLink = "learn-more"
         case setRate = "rate"
         case toggleMute = "toggle-mute"
         case setVolume = "volume"
@@ -215,6 +216,7 @@ extension AppAction.Name {
                 },
                 notSupported: { tr("This ad cannot be skipped yet.") },
                 run: { m, _ in await m.skipAd() })
+        case .openAdLink: AppCommand.openAdLink  // AppModel+Ads.swift
         case .setRate:
             AppCommand(
                 { tr("Playback speed") }, parameter: .double, enabled: { $0.controlsMedia && $0.supports(.playbackRate) },

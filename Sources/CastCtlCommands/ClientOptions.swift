@@ -179,6 +179,8 @@ struct StatusReport: Encodable {
     var position: Double?
     /// Seconds into the playing ad clip, interpolated (nil outside a break).
     var breakClipTime: Double?
+    /// The ad playing, as the window shows it (nil outside a break).
+    var ad: AdPlayback?
     var authentication: AuthenticationReport
 
     /// The session's state at `now`; positions follow CastClient's one rule (MediaStatusSnapshot),
@@ -192,6 +194,7 @@ struct StatusReport: Encodable {
         self.media = snapshot.status
         self.position = snapshot.streamPosition(at: now)
         self.breakClipTime = snapshot.breakClipTime(at: now)
+        self.ad = snapshot.ad(at: now)
         self.authentication = AuthenticationReport(session.authentication)
     }
 
