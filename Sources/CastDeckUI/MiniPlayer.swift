@@ -4,8 +4,9 @@ import AppModel
 import GtkInterop
 
 /// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
-/// a progress line, Play/Pause, Stop Casting and "Return to full controller". Its buttons are
-/// the command table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
+/// a progress line, Play/Pause, Stop Casting and "Return to full controller"; during an ad, the
+/// ad and Skip Ad / Learn More (MiniPlayer+Ads.swift). Its buttons are the command table's
+/// (win.toggle-play, win.stop-casting, win.skip-ad, win.learn-more) and app.full-controller; Space plays
 /// or pauses, Escape returns to the full controller. It renders AppModel like the main window,
 /// so another sender's pause shows here too.
 @MainActor
@@ -31,7 +32,7 @@ final class MiniPlayer {
         view = CompactPlayerView(
             model: model, thumb: ui.get("artwork"), title: ui.get("title"),
             subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
-        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain])
+        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain, .skipAd, .openAdLink])
         actions.install(into: window)
         window.asWindow.setApplication(app)
         window.asWindow.addShortcut("Escape", action: "app.full-controller")
@@ -46,10 +47,18 @@ final class MiniPlayer {
             observe { [unowned self] in
                 self.actions.refresh()
                 self.view.render()
+                self.renderAd()  // MiniPlayer+Ads.swift
                 self.ui.get("stop", as: Button.self).isVisible = !self.model.phase.isOver
                 self.clock.update()
             })
-        clock.add(self, isShown: { [unowned self] in self.isShown }, tick: { [unowned self] in self.view.renderProgress() })
+        clock.add(
+            self, isShown: { [unowned self] in self.isShown },
+            tick: { [unowned self] in
+                // Skip Ad becomes possible with time alone, as the main window's tick knows.
+                self.actions.refresh()
+                self.view.renderProgress()
+                self.renderAd()  // the Skip Ad countdown
+            })
     }
 
     func present() {
@@ -93,7 +102,9 @@ final class CompactPlayerView {
     }
 
     func render() {
-        title.text = model.title
+        // During an ad: "Ad 1 of 3", the clip's title and its poster (MiniPlayer+Ads.swift).
+        let ad = adLines(castingTo: model.sessionDeviceName)
+        title.text = ad?.title ?? model.title
         let phase = model.phase
         if let ended = phase.endedText {
             // Over: say how it ended, and the play button plays it again (nothing else works).
@@ -103,19 +114,19 @@ final class CompactPlayerView {
             play.setAccessibleName(tr("Play Again"))
             play.setTooltip(tr("Play Again"))
         } else {
-            subtitle.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
+            subtitle.text = ad?.subtitle ?? model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? model.subtitle
             play.actionName = "win.toggle-play"
             renderPlayButton(play, playing: model.isPlaying)
         }
-        if model.artworkPath != renderedArtwork {
-            renderedArtwork = model.artworkPath
-            if let a = model.artworkPath { thumb.setFile(a) } else { thumb.setIconName(model.mediaKind.iconName) }
+        if model.shownArtworkPath != renderedArtwork {
+            renderedArtwork = model.shownArtworkPath
+            if let a = renderedArtwork { thumb.setFile(a) } else { thumb.setIconName(model.mediaKind.iconName) }
         }
         renderProgress()
     }
 
     func renderProgress() {
-        let d = model.duration ?? 0
-        progress.fraction = d > 0 ? min(1, max(0, model.position / d)) : 0
+        // The ad clip's progress during a break, the media's otherwise.
+        progress.fraction = model.progressFraction(at: .now)
     }
 }
