@@ -35,9 +35,10 @@ extension AppModel {
         return isLive ? Localization.joinParts([tr("Live"), casting]) : casting
     }
 
-    /// The position as a fraction of what can be seeked (0…1), for the progress lines; 0 when
-    /// nothing can be (a live stream without a window sits at its edge: 1).
-    public func progressFraction(at now: ContinuousClock.Instant) -> Double {
+    /// The position as a fraction of what can be seeked (0…1), for the progress lines outside
+    /// an ad (`progressFraction`); 0 when nothing can be (a live stream without a window sits
+    /// at its edge: 1).
+    func seekableFraction(at now: ContinuousClock.Instant) -> Double {
         guard let range = seekableRange(at: now) else { return isLive ? 1 : 0 }
         let span = range.upperBound - range.lowerBound
         guard span > 0 else { return 1 }

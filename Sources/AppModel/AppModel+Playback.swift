@@ -129,24 +129,4 @@ extension AppModel {
     }
 
     public var isPlayingAd: Bool { mediaStatus?.breakStatus != nil }
-
-    /// The ad banner at `now`: the clip's clock comes from CastClient's rule (1× from
-    /// `currentBreakClipTime` while playing).
-    public func adState(at now: ContinuousClock.Instant) -> AdState? {
-        guard !isReconnecting, let snapshot, let b = snapshot.status?.breakStatus,
-            let clipTime = snapshot.breakClipTime(at: now)
-        else { return nil }
-        let brk = media?.breaks?.first { $0.id == b.breakId }
-        let clipIDs = brk?.breakClipIds ?? []
-        let clip = media?.breakClips?.first { $0.id == b.breakClipId }
-        let index = (clipIDs.firstIndex { $0 == b.breakClipId } ?? 0) + 1
-        let remaining = max(0, (clip?.duration ?? 0) - clipTime)
-        let skipAt = b.whenSkippable ?? clip?.whenSkippable
-        // Numbers from the device: a non-finite or absurd wait is not shown as a count.
-        let skippableIn = skipAt.map { max(0, ($0 - clipTime).rounded(.up)) }.map { $0.isFinite ? min($0, 1e9) : 0 }
-        return AdState(
-            clipIndex: index, clipCount: max(clipIDs.count, 1), remaining: remaining,
-            skippableIn: skippableIn)
-    }
-    public var adState: AdState? { adState(at: .now) }
 }

@@ -215,6 +215,7 @@ extension AppModel {
         followQueueCasts()
         followChapters()  // AppModel+Chapters.swift
         resolveArtwork()
+        resolveAdArtwork()  // AppModel+Ads.swift
     }
 
     /// Remembers what plays for "Play Again" (ours, or another sender's).
@@ -267,6 +268,8 @@ extension AppModel {
         receiverStatus = nil
         artworkPaths = [:]
         artworkKey = nil
+        adArtworkPaths = [:]
+        adArtworkKey = nil
     }
 
     private func sessionEnded(_ message: String, detail: String?, retry deviceID: String) {

@@ -12,7 +12,7 @@
 //                                  publishes MediaStatusSnapshot values (status + when it came)
 //                                  │ statusUpdates() → AppModel.snapshot (stored on the main actor)
 //                                  ▼
-//   AppModel+Playback: mediaStatus, position(at:), adState(at:), tracks … all read from the
+//   AppModel+Playback, +Ads: mediaStatus, position(at:), adState(at:), tracks … all read from the
 //   snapshot, so the window and castctl interpolate with the same rule (MediaStatusSnapshot).
 //
 //   Commands: one way in, `perform(AppAction)`, for buttons, keys, menus, MPRIS, the mini
@@ -31,10 +31,12 @@
 //   the same events folded early where the model must not wait for the directory.
 //
 // Files: AppModel (state, init), Actions + CommandTable (the command table), +Devices,
-// +Session, +Playback, +Live, +Commands, +Chapters, +LocalFiles, +Queue, +ThisComputer (what follows from
-// serving media from here: the quit question, the CORS check, ended shares), +ForeignApp (an
-// app CastDeck did not start: its name, icon, status, Stop; the device's kind: fixed volume,
-// input, audio only), +SessionEnd (how a session went away, in one sentence, and Resume), Localization
+// +Session, +Playback, +Live, +Ads (the ad playing now, as every surface shows it), +Artwork
+// (each place's image at the display's scale), +Commands, +Chapters, +LocalFiles, +Queue,
+// +ThisComputer (what follows from serving media from here: the quit question, the CORS check,
+// ended shares), +ForeignApp (an app CastDeck did not start: its name, icon, status, Stop; the
+// device's kind: fixed volume, input, audio only), +SessionEnd (how a session went away, in one
+// sentence, and Resume), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
 import CastDiscovery
@@ -81,17 +83,8 @@ public final class AppModel {
         case unavailable(reason: String)
     }
 
-    /// The ad banner's content while breakStatus is present.
-    public struct AdState: Equatable, Sendable {
-        /// 1-based index of the playing clip in its break, and the break's clip count.
-        public var clipIndex: Int
-        public var clipCount: Int
-        /// Seconds left in the playing clip.
-        public var remaining: Double
-        /// Seconds until "Skip ad" works; 0 when it can be skipped now, nil when never.
-        public var skippableIn: Double?
-        public var isSkippable: Bool { skippableIn == 0 }
-    }
+    /// The ad playing now, as every surface shows it (CastClient's AdPlayback; AppModel+Ads).
+    public typealias AdState = AdPlayback
 
     public struct BreakMarker: Equatable, Sendable {
         public var position: Double
@@ -143,6 +136,11 @@ public final class AppModel {
     public var displayScale = 1 {
         didSet { if displayScale != oldValue { artworkScaleChanged() } }
     }
+    /// The playing ad clip's poster as a local file for each place, once resolved (AppModel+Ads).
+    public internal(set) var adArtworkPaths: [ImageUse: String] = [:]
+    @ObservationIgnored var adArtworkKey: String?
+    /// Opens an http(s) link in the desktop's browser (Learn More); nil where there is none.
+    @ObservationIgnored public var linkOpener: (@MainActor (String) -> Void)?
     public internal(set) var notice: Notice?
     /// The device restarted (or lost its app) while media played: the media is shown as
     /// Stopped with Play Again until something plays again (AppModel+Session.swift).

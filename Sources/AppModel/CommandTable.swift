@@ -75,6 +75,7 @@ extension AppAction {
         case previousChapter = "chapter-prev"
         case stopCasting = "stop-casting"
         case skipAd = "skip-ad"
+        case openAdLink = "learn-more"
         case setRate = "rate"
         case toggleMute = "toggle-mute"
         case setVolume = "volume"
@@ -244,6 +245,7 @@ extension AppAction.Name {
                 },
                 notSupported: { tr("This ad cannot be skipped yet.") },
                 run: { m, _ in await m.skipAd() })
+        case .openAdLink: AppCommand.openAdLink  // AppModel+Ads.swift
         case .setRate:
             AppCommand(
                 { tr("Playback speed") }, parameter: .double, enabled: { $0.controlsMedia && $0.supports(.playbackRate) },

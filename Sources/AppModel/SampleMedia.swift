@@ -5,11 +5,12 @@ import CastProtocol
 import LocalMedia
 
 /// The media `castdeck --demo` offers: metadata with images, two subtitle tracks, English
-/// captions, two audio tracks, chapters, a METADATA track (never offered), a pre-roll and a
-/// mid-roll ad break. The simulator does not fetch media, so the URLs only have to be
-/// well-formed; the chapter track is a `data:` URL the window reads without a server.
+/// captions, two audio tracks, chapters, a METADATA track (never offered), a pre-roll (the
+/// first clip with a poster and a Learn More link) and a mid-roll ad break. The simulator does
+/// not fetch media, so the URLs only have to be well-formed; the chapter track is a `data:`
+/// URL the window reads without a server.
 public enum SampleMedia {
-    public static func bigBuckBunny(artworkPath: String?) -> MediaInformation {
+    public static func bigBuckBunny(artworkPath: String?, adPosterPath: String? = nil) -> MediaInformation {
         var images: [CastImage] = []
         if let artworkPath { images.append(CastImage(url: "file://" + artworkPath, width: 480, height: 270)) }
         images.append(
@@ -43,7 +44,9 @@ public enum SampleMedia {
                 trackContentId: "https://example.invalid/bbb/cues.vtt", trackContentType: "text/vtt", language: "en"),
         ]
         let clips = [
-            AdBreakClip(id: "pre-1", title: "Pre-roll ad 1", duration: 15, whenSkippable: 5),
+            AdBreakClip(
+                id: "pre-1", title: "Pre-roll ad 1", duration: 15, whenSkippable: 5, posterUrl: adPosterPath.map { "file://" + $0 },
+                clickThroughUrl: "https://peach.blender.org/"),
             AdBreakClip(id: "pre-2", title: "Pre-roll ad 2", duration: 10, whenSkippable: 5),
             AdBreakClip(id: "pre-3", title: "Pre-roll ad 3", duration: 30, whenSkippable: 5),
             AdBreakClip(id: "mid-1", title: "Mid-roll ad", duration: 20, whenSkippable: 5),

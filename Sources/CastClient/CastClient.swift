@@ -7,7 +7,8 @@
 //       │                             virtual connections, requests with timeouts, and the
 //       │                             routing table namespace → NamespaceController
 //       ├── RemoteMediaClient (actor) ── the media namespace's controller: commands, and the
-//       │                                 status published as MediaStatusSnapshot values
+//       │                                 status published as MediaStatusSnapshot values (the
+//       │                                 position rule, and the ad playing: AdPlayback)
 //       └── CastChannel (actor) ── one per app-defined `urn:x-cast:` namespace
 //
 // One concurrency model: a session picks one NIO event loop, and that loop is the executor

@@ -11,6 +11,8 @@ import CastProtocol
 /// - during an ad break (`breakStatus` present) the content position holds at the reported
 ///   `currentTime` and the break clip's clock advances at normal speed (1×) from
 ///   `currentBreakClipTime` (ads ignore the playback rate);
+/// - an embedded break (`isEmbedded`, the ad is part of the content's stream) is the
+///   exception: the content position and the clip's clock both move at the playback rate;
 /// - otherwise the content position advances by `playbackRate` per second, clamped to the
 ///   media's duration and never below 0;
 /// - a live stream's position stays inside its seekable range, which moves with time
@@ -35,7 +37,7 @@ public struct MediaStatusSnapshot: Sendable, Equatable {
     /// The content position at `now`, in seconds; nil when the status gives no position.
     public func streamPosition(at now: ContinuousClock.Instant) -> Double? {
         guard let status, let time = status.currentTime else { return nil }
-        guard status.breakStatus == nil else { return max(0, time) }
+        guard status.breakStatus == nil || isInEmbeddedBreak else { return max(0, time) }
         var position = time + (status.playbackRate ?? 1) * playingTime(at: now)
         if let range = liveRange(at: now) { return min(max(position, range.lowerBound), range.upperBound) }
         if !isLiveStream, let duration = status.effectiveMedia?.duration, duration > 0 { position = min(position, duration) }
@@ -45,6 +47,7 @@ public struct MediaStatusSnapshot: Sendable, Equatable {
     /// Seconds into the playing ad clip at `now`; nil outside a break.
     public func breakClipTime(at now: ContinuousClock.Instant) -> Double? {
         guard let b = status?.breakStatus else { return nil }
-        return max(0, (b.currentBreakClipTime ?? 0) + playingTime(at: now))
+        let rate = isInEmbeddedBreak ? (status?.playbackRate ?? 1) : 1
+        return max(0, (b.currentBreakClipTime ?? 0) + rate * playingTime(at: now))
     }
 }

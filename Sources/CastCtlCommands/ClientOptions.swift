@@ -185,6 +185,8 @@ struct StatusReport: Encodable {
     var breakClipTime: Double?
     /// A live stream's facts (nil for other media).
     var live: LiveReport?
+    /// The ad playing, as the window shows it (nil outside a break).
+    var ad: AdPlayback?
     var authentication: AuthenticationReport
 
     /// The session's state at `now`; positions follow CastClient's one rule (MediaStatusSnapshot),
@@ -200,6 +202,7 @@ struct StatusReport: Encodable {
         self.breakClipTime = snapshot.breakClipTime(at: now)
         self.liveFacts = snapshot.live(at: now)
         self.live = liveFacts.map(LiveReport.init)
+        self.ad = snapshot.ad(at: now)
         self.authentication = AuthenticationReport(session.authentication)
     }
 

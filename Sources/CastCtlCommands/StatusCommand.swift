@@ -50,6 +50,7 @@ struct StatusCommand: AsyncParsableCommand {
         lines += Self.otherAppLines(shown, media: r.media)
         if r.session != nil {
             lines.append("Media:   " + r.mediaLine)
+            if let ad = r.ad { lines.append("Ad:      " + Self.adLine(ad)) }
             if let m = r.media {
                 if let v = m.volume {
                     lines.append("Stream:  volume \(v.level.map { Output.percent($0) } ?? "?")\(v.muted == true ? " (muted)" : "")")

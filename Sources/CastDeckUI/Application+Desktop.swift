@@ -14,7 +14,8 @@ import GtkInterop
 ///   leaves the bus and quits. Ctrl+Q while casting asks whether to stop the media, or (media
 ///   served from this computer) whether to keep running in the background.
 /// - The mini player: app.mini-player opens it and hides the main window; app.full-controller
-///   (its Return button, Escape) goes back. Whether it was open is kept per device in GSettings
+///   (its Return button, Escape) goes back. Closing the main window while casting opens it too
+///   (GSettings "mini-player-on-close", on by default; PreferencesWindow+MiniPlayer.swift). Whether it was open is kept per device in GSettings
 ///   ("mini-player-device"), so the next session on that device starts the same way.
 @MainActor
 final class DesktopState {
@@ -57,9 +58,15 @@ extension CastDeckApplication {
         desktop.token = observe { [unowned self] in self.followCasting() }
     }
 
-    /// Closing the window while casting keeps CastDeck (and MPRIS) running; otherwise it quits.
+    /// Closing the window while casting keeps CastDeck (and MPRIS) running: in the mini player
+    /// (unless Preferences turned that off), else in the background; otherwise it quits.
     func mainWindowCloseRequested() -> Bool {
         guard isCasting else { return false }
+        if MiniPlayerOnClose.isOn(settings) {
+            // Not remembered for the next session: the person closed a window, not chose a player.
+            openMiniPlayer(remember: false)
+            if desktop.miniPlayer?.isShown == true { return true }
+        }
         window?.window.asWindow.hide()
         enterBackground()
         tellRunningInBackground()
@@ -114,7 +121,9 @@ extension CastDeckApplication {
 
     // MARK: the mini player
 
-    func openMiniPlayer() {
+    /// `remember`: whether the next session on this device opens in the mini player too (when
+    /// the person asked for it; not when it opened because the window closed).
+    func openMiniPlayer(remember: Bool = true) {
         guard let model, let window else { return }
         if desktop.miniPlayer?.isShown != true {
             do {
@@ -131,12 +140,13 @@ extension CastDeckApplication {
         window.window.asWindow.hide()
         // While the mini player is the only window, the application must not quit with it.
         enterBackground()
-        if let device = model.connectedDevice?.id { settings?.set(Self.miniPlayerKey, string: device) }
+        if remember, let device = model.connectedDevice?.id { settings?.set(Self.miniPlayerKey, string: device) }
     }
 
     /// The mini player was closed: casting goes on in the background, or CastDeck quits.
     func miniPlayerClosed() {
-        if !isCasting && !(window.map { $0.window.asWindow.isVisible } ?? false) { quitNow() }
+        guard !(window.map { $0.window.asWindow.isVisible } ?? false) else { return }
+        if isCasting { tellRunningInBackground() } else { quitNow() }
     }
 
     /// The main window on the expanded controller (Return to full controller, Raise, a second

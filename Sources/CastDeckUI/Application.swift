@@ -190,7 +190,7 @@ public final class CastDeckApplication {
         if options.demo, let start = services.startDemoReceiver {
             do {
                 let device = try await start()
-                model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: paths.sampleArtwork)
+                model.sampleMedia = SampleMedia.bigBuckBunny(artworkPath: paths.sampleArtwork, adPosterPath: paths.sampleAdPoster)
                 model.showDevice(device)
             } catch {
                 model.post(tr("The demo receiver could not start."), detail: String(describing: error))

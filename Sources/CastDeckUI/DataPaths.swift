@@ -52,6 +52,8 @@ public struct DataPaths: Sendable {
     }
 
     public var sampleArtwork: String { dataDir + "/sample/artwork.svg" }
+    /// The poster of the demo's first ad clip.
+    public var sampleAdPoster: String { dataDir + "/sample/ad-poster.svg" }
 }
 
 func fileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }

@@ -229,8 +229,9 @@ final class ExpandedController {
         subtitleLabel.isVisible = !model.subtitle.isEmpty
         deviceLabel.text = model.sessionDeviceName.map { tr("Casting to {0}", $0) } ?? ""
         TrustMark.render(trustMark, model.trust)
-        if model.artworkPath(for: .expandedControllerBackground) != renderedArtwork {
-            renderedArtwork = model.artworkPath(for: .expandedControllerBackground)
+        // The ad clip's poster while it plays (AppModel.shownArtworkPath), else the media's.
+        if model.shownArtworkPath(for: .expandedControllerBackground) != renderedArtwork {
+            renderedArtwork = model.shownArtworkPath(for: .expandedControllerBackground)
             artwork.setFile(renderedArtwork)
             // The page not shown is hidden too, so assistive technology offers only one image.
             artwork.isVisible = renderedArtwork != nil
@@ -287,19 +288,7 @@ final class ExpandedController {
             remaining.text = d > 0 ? "\u{2212}" + formatTime(max(0, d - pos)) : ""
         }
 
-        if let ad = model.adState {
-            adBanner.isVisible = true
-            adLabel.text = Localization.joinParts([tr("Ad {0} of {1}", ad.clipIndex, ad.clipCount), isolateLTR(formatTime(ad.remaining))])
-            if let n = ad.skippableIn {
-                skipButton.label = n > 0 ? tr("Skip Ad in {0}", Int(min(n, 1e9))) : tr("Skip Ad")
-                skipButton.isVisible = true
-            } else {
-                skipButton.isVisible = false
-            }
-            skipButton.setAccessibleName(tr("Skip Ad"))
-        } else {
-            adBanner.isVisible = false
-        }
+        renderAd()  // ExpandedController+Ads.swift
     }
 
     /// Break markers over the seek bar's trough: filled for breaks to come, hollow once watched.

@@ -105,9 +105,10 @@ public final class MainWindow {
         }
         // "Cast a file" (AppAction.chooseFiles): the chooser is the window's; the files go to the model.
         model.filePicker = { [unowned self] in self.chooseFiles() }
+        installLinkOpener()  // Learn More (MainWindow+Links.swift)
         // Casting what stopped part-way asks first; Preferences (AppAction.showPreferences).
         model.resumePrompt = { [unowned self] question in await ResumeDialog.ask(parent: self.window.asWindow, question) }
-        let preferences = PreferencesWindow(model: model)
+        let preferences = PreferencesWindow(model: model, settings: settings)
         model.preferencesPrompt = { [unowned self] in preferences.present(parent: self.window.asWindow) }
         window.asWindow.onFilesDropped { [unowned self] files in self.cast(files) }
         back.onClicked { [unowned self] in self.showDevices() }

@@ -5,8 +5,9 @@ import CastCore
 import GtkInterop
 
 /// The mini player (mini-player.ui): a small window of its own with artwork, title, subtitle,
-/// a progress line, Play/Pause, Stop Casting and "Return to full controller". Its buttons are
-/// the command table's (win.toggle-play, win.stop-casting) and app.full-controller; Space plays
+/// a progress line, Play/Pause, Stop Casting and "Return to full controller"; during an ad, the
+/// ad and Skip Ad / Learn More (MiniPlayer+Ads.swift). Its buttons are the command table's
+/// (win.toggle-play, win.stop-casting, win.skip-ad, win.learn-more) and app.full-controller; Space plays
 /// or pauses, Escape returns to the full controller. It renders AppModel like the main window,
 /// so another sender's pause shows here too.
 @MainActor
@@ -32,7 +33,7 @@ final class MiniPlayer {
         view = CompactPlayerView(
             model: model, artworkUse: .miniPlayer, thumb: ui.get("artwork"), title: ui.get("title"),
             subtitle: ui.get("subtitle"), play: ui.get("play"), progress: ui.get("progress"))
-        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain])
+        actions = ModelActions(model: model, names: [.togglePlayPause, .stopCasting, .playAgain, .skipAd, .openAdLink])
         actions.install(into: window)
         window.asWindow.setApplication(app)
         window.asWindow.addShortcut("Escape", action: "app.full-controller")
@@ -47,10 +48,18 @@ final class MiniPlayer {
             observe { [unowned self] in
                 self.actions.refresh()
                 self.view.render()
+                self.renderAd()  // MiniPlayer+Ads.swift
                 self.ui.get("stop", as: Button.self).isVisible = !self.model.phase.isOver
                 self.clock.update()
             })
-        clock.add(self, isShown: { [unowned self] in self.isShown }, tick: { [unowned self] in self.view.renderProgress() })
+        clock.add(
+            self, isShown: { [unowned self] in self.isShown },
+            tick: { [unowned self] in
+                // Skip Ad becomes possible with time alone, as the main window's tick knows.
+                self.actions.refresh()
+                self.view.renderProgress()
+                self.renderAd()  // the Skip Ad countdown
+            })
     }
 
     func present() {
@@ -97,7 +106,9 @@ final class CompactPlayerView {
     }
 
     func render() {
-        title.text = model.title
+        // During an ad: "Ad 1 of 3", the clip's title and its poster (MiniPlayer+Ads.swift).
+        let ad = adLines(castingTo: model.sessionDeviceName)
+        title.text = ad?.title ?? model.title
         let phase = model.phase
         if let ended = phase.endedText {
             // Over: say how it ended, and the play button plays it again (nothing else works).
@@ -107,11 +118,11 @@ final class CompactPlayerView {
             play.setAccessibleName(tr("Play Again"))
             play.setTooltip(tr("Play Again"))
         } else {
-            subtitle.text = model.castingLine
+            subtitle.text = ad?.subtitle ?? model.castingLine
             play.actionName = "win.toggle-play"
             renderPlayButton(play, playing: model.isPlaying)
         }
-        let art = model.artworkPath(for: artworkUse)
+        let art = model.shownArtworkPath(for: artworkUse)
         if art != renderedArtwork {
             renderedArtwork = art
             if let art { thumb.setFile(art) } else { thumb.setIconName(model.mediaKind.iconName) }
@@ -120,6 +131,7 @@ final class CompactPlayerView {
     }
 
     func renderProgress() {
+        // The ad clip's progress during a break, the media's otherwise.
         progress.fraction = model.progressFraction(at: .now)
     }
 }

@@ -5,14 +5,17 @@ import GtkInterop
 
 /// The preferences (preferences-window.ui): main menu → Preferences, or Ctrl+comma (the action
 /// table's `preferences`). Its switch is the table's `remember-positions`, whose state is
-/// `AppModel.remembersPositions`, kept in GSettings by `GSettingsPlaybackPreferences`; below
-/// it, "Send surround sound as is" per device (PreferencesWindow+Surround.swift). Made when
+/// `AppModel.remembersPositions`, kept in GSettings by `GSettingsPlaybackPreferences`; then
+/// "Show the mini player when the window closes while casting" (PreferencesWindow+MiniPlayer);
+/// below them, "Send surround sound as is" per device (PreferencesWindow+Surround.swift). Made when
 /// asked for and destroyed when closed (Window.destroyWhenClosed says why).
 @MainActor
 final class PreferencesWindow {
     static let resource = CastDeckApplication.resourcePath + "/ui/preferences-window.ui"
 
     let model: AppModel
+    /// Where the app's own preferences are kept (nil without the schema).
+    let settings: Settings?
     /// The builder keeps the destroyed window's memory valid to ask about.
     private var ui: Builder?
     private var window: Window?
@@ -21,7 +24,10 @@ final class PreferencesWindow {
     /// The Surround Sound rows (PreferencesWindow+Surround.swift).
     var surround = SurroundRows()
 
-    init(model: AppModel) { self.model = model }
+    init(model: AppModel, settings: Settings?) {
+        self.model = model
+        self.settings = settings
+    }
 
     func present(parent: Window?) {
         window?.destroy()
@@ -46,6 +52,7 @@ final class PreferencesWindow {
         let actions = ModelActions(model: model, names: [.toggleRememberPositions])
         actions.install(into: win)
         self.actions = actions
+        installMiniPlayerSwitch(ui)  // PreferencesWindow+MiniPlayer.swift
         surround = SurroundRows(group: ui.get("surround-group"))
         token = observe { [unowned self] in
             self.actions?.refresh()

@@ -15,7 +15,7 @@ extension MediaPlayer {
             guardCount += 1
             if let bp = breakPlayback {
                 let remaining = max(0, currentClipDuration(bp) - bp.clipTime)
-                let end = anchorAt + remaining
+                let end = anchorAt + remaining / (bp.embeddedAt == nil ? 1 : playbackRate)
                 guard end <= now else { break }
                 anchorAt = end
                 let full = currentClipDuration(bp)
@@ -83,13 +83,28 @@ extension MediaPlayer {
             if resumeAt == nil { finish() }
             return
         }
-        breakPlayback = BreakPlayback(breakIndex: index, clipIndex: 0, clipTime: 0, breakTimeBeforeClip: 0, resumeAt: resumeAt)
+        var playback = BreakPlayback(breakIndex: index, clipIndex: 0, clipTime: 0, breakTimeBeforeClip: 0, resumeAt: resumeAt)
+        if brk.isEmbedded == true, !brk.isPostRoll {
+            // The content goes on after the ad in its own stream, or at a later seek target.
+            let end = brk.position + embeddedLength(brk)
+            playback.embeddedAt = brk.position
+            playback.resumeAt = max(resumeAt ?? end, end)
+        }
+        breakPlayback = playback
+    }
+
+    /// How much content time an embedded break takes: its clips' durations (else its own).
+    func embeddedLength(_ brk: AdBreak) -> Double {
+        let clips = brk.breakClipIds.compactMap { id in media?.breakClips?.first { $0.id == id }?.duration }
+        let total = clips.reduce(0) { $0 + max(0, $1.isFinite ? $1 : 0) }
+        return total > 0 ? total : max(0, brk.duration ?? 0)
     }
 
     /// The current clip is over (played or skipped): next clip, or the break is over.
     mutating func finishClip() {
         guard var bp = breakPlayback, let brk = media?.breaks?[bp.breakIndex] else { return }
-        bp.breakTimeBeforeClip += bp.clipTime
+        // An embedded clip skipped part-way still takes its whole length of the content's stream.
+        bp.breakTimeBeforeClip += bp.embeddedAt == nil ? bp.clipTime : currentClipDuration(bp)
         bp.clipIndex += 1
         bp.clipTime = 0
         if bp.clipIndex < brk.breakClipIds.count {

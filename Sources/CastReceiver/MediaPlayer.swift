@@ -15,6 +15,10 @@ import CastProtocol
 /// - a break that played to its end (or whose last clip was skipped) becomes `isWatched`;
 /// - a forward seek (or a LOAD starting later) over unwatched breaks plays the last of
 ///   them first, then resumes at the seek target;
+/// - an embedded break (`isEmbedded`) is part of the content's own stream: its clips take
+///   the content time from its position on (the content's duration includes them), the
+///   content position moves through them at `playbackRate`, and `breakStatus` is reported
+///   while it is inside; skipping a clip jumps the content to the clip's end;
 /// - at the end the player goes IDLE/FINISHED, or moves on in the queue;
 /// - a LIVE stream has no end until it is done, and a seekable window that moves with the
 ///   clock (`LiveTimeline`, MediaPlayer+Live.swift).
@@ -37,6 +41,9 @@ struct MediaPlayer {
         var breakTimeBeforeClip: Double
         /// Where the content resumes when the break is over; nil = the media ends (post-roll).
         var resumeAt: Double?
+        /// For an embedded break, the content position where its first clip starts: the
+        /// content position is this plus the time played in the break.
+        var embeddedAt: Double?
     }
 
     /// The commands this player really implements.
@@ -81,6 +88,7 @@ struct MediaPlayer {
 
     /// The position in the content at `now`.
     func position(at now: Double) -> Double {
+        if let bp = breakPlayback, let start = bp.embeddedAt { return start + bp.breakTimeBeforeClip + clipTime(at: now) }
         guard playerState == .playing, breakPlayback == nil else { return isLive ? clampLive(contentTime, at: now) : contentTime }
         let t = contentTime + (now - anchorAt) * playbackRate
         if isLive { return clampLive(t, at: now) }
@@ -90,7 +98,9 @@ struct MediaPlayer {
 
     func clipTime(at now: Double) -> Double {
         guard let bp = breakPlayback else { return 0 }
-        return playerState == .playing ? bp.clipTime + (now - anchorAt) : bp.clipTime
+        // An embedded clip is part of the content's stream, so it plays at the content's rate.
+        let rate = bp.embeddedAt == nil ? 1 : playbackRate
+        return playerState == .playing ? bp.clipTime + (now - anchorAt) * rate : bp.clipTime
     }
 
     func breakStatus(at now: Double) -> BreakStatus? {

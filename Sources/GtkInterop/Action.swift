@@ -177,3 +177,11 @@ extension Button {
         gtk_actionable_set_action_target_value(cast(pointer), target.map(SimpleAction.variant))
     }
 }
+
+/// Opens `uri` with the desktop's handler for its scheme (the browser for a web link), as
+/// g_app_info_launch_default_for_uri does; throws GLib's error when nothing could open it.
+/// The caller decides what may be opened (CastDeck: only http and https links).
+@MainActor
+public func launchDefaultHandler(for uri: String) throws {
+    _ = try withGError { g_app_info_launch_default_for_uri(uri, nil, $0) }
+}

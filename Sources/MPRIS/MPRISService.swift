@@ -40,7 +40,7 @@ public final class MPRISService: DBusObjectHandler {
     private var token: ObservationToken?
     private var numbering = TrackNumbering()
     private var seeks = SeekDetector()
-    private var trackID = MPRIS.noTrack
+    var trackID = MPRIS.noTrack
     /// What the last PropertiesChanged (or registration) said, per property.
     private var published: [String: DBusValue] = [:]
 
@@ -87,7 +87,7 @@ public final class MPRISService: DBusObjectHandler {
     func modelChanged() {
         let snapshot = model.snapshot
         let status = snapshot?.status
-        trackID = numbering.trackID(for: model.hasMedia ? MPRIS.trackKey(status) : nil)
+        trackID = numbering.trackID(for: model.hasMedia ? MPRIS.adTrackKey(status) : nil)
         let jumped = seeks.update(snapshot, at: .now)
         let values = playerProperties()
         var changed: [(String, DBusValue)] = []
@@ -112,13 +112,7 @@ public final class MPRISService: DBusObjectHandler {
             ("Rate", .double(media ? model.playbackRate : 1)),
             ("MinimumRate", .double(rateChangeable ? MPRIS.minimumRate : 1)),
             ("MaximumRate", .double(rateChangeable ? MPRIS.maximumRate : 1)),
-            (
-                "Metadata",
-                .dictionary(
-                    MPRIS.metadata(
-                        trackID: trackID, media: media ? model.media : nil, length: model.duration, isLive: model.isLive,
-                        artworkPath: model.artworkPath(for: .mediaSession), localFile: model.localFilePath))
-            ),
+            ("Metadata", .dictionary(currentMetadata(hasMedia: media))),  // MPRIS+Ads.swift
             ("Volume", .double(volume)),
             ("LoopStatus", .string(MPRIS.loopStatus(model.queue.repeatMode))),
             ("Shuffle", .bool(model.queue.repeatMode == .allAndShuffle)),
@@ -148,7 +142,7 @@ public final class MPRISService: DBusObjectHandler {
             default: return nil
             }
         }
-        if name == "Position" { return .int64(MPRIS.microseconds(model.hasMedia ? model.position : 0)) }
+        if name == "Position" { return .int64(MPRIS.microseconds(currentPosition)) }
         return playerProperties().first { $0.0 == name }?.1
     }
 

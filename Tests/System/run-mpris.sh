@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: CastDeck contributors
-# MPRIS, casting in the background and the mini player (issue 14), with real clients on a
+# MPRIS, casting in the background and the mini player (issue 14), ads on every surface
+# (issue 31: test_ads.py), with real clients on a
 # private session bus: the simulator (`castctl receiver`) plays media that pychromecast loads
 # first, `castdeck --device HOST:PORT` joins, and playerctl, gdbus, dbus-monitor and AT-SPI
 # (the window under Xvfb) check what CastDeck says and does.
@@ -35,9 +36,14 @@ device="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/receiver.out")"
 export XDG_CONFIG_HOME="$work/config" XDG_CACHE_HOME="$work/cache" XDG_STATE_HOME="$work/state" \
   XDG_DATA_HOME="$work/data" GSETTINGS_BACKEND=keyfile LANGUAGE=en LC_ALL=C.UTF-8 CASTDECK_NO_DISCOVERY=1
 status=0
-CASTDECK="$bin/castdeck" CASTCTL="$bin/castctl" DEVICE="$device" ART_URL="http://127.0.0.1:$artport/art.png" \
-  WORK="$work" SHOTS_DIR="${SHOTS_DIR:-}" \
+# MPRIS_ONLY=ads runs test_ads.py alone.
+[[ "${MPRIS_ONLY:-}" == ads ]] || CASTDECK="$bin/castdeck" CASTCTL="$bin/castctl" DEVICE="$device" \
+  ART_URL="http://127.0.0.1:$artport/art.png" WORK="$work" SHOTS_DIR="${SHOTS_DIR:-}" \
   timeout 400 .venv/bin/python Tests/System/mpris/test_mpris.py || status=$?
+# Ads on every surface: a new cast with a pre-roll, a fresh castdeck (test_ads.py).
+[[ $status -ne 0 ]] || CASTDECK="$bin/castdeck" CASTCTL="$bin/castctl" DEVICE="$device" \
+  ART_URL="http://127.0.0.1:$artport/art.png" WORK="$work" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 300 /usr/bin/python3 Tests/System/mpris/test_ads.py || status=$?
 if [[ $status -ne 0 ]]; then
   for log in "$work"/castdeck*.log; do echo "--- $log"; tail -30 "$log"; done
   [[ -z "${MPRIS_KEEP_LOGS:-}" ]] || cp "$work"/*.log "$MPRIS_KEEP_LOGS"/

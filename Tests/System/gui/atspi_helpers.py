@@ -27,6 +27,21 @@ def app_named(name, timeout=TIMEOUT):
     raise Failure(f"no application named {name!r} on the accessibility bus")
 
 
+def app_of_process(pid, timeout=30):
+    """The accessible application "castdeck" of this process (not one that just exited)."""
+    def look():
+        desktop = pyatspi.Registry.getDesktop(0)
+        for i in range(desktop.childCount):
+            a = desktop.getChildAtIndex(i)
+            try:
+                if a is not None and a.name == "castdeck" and a.get_process_id() == pid:
+                    return a
+            except Exception:
+                continue
+        return None
+    return wait_for(f"castdeck (pid {pid}) on the accessibility bus", look, timeout=timeout)
+
+
 def states(node):
     return {pyatspi.stateToString(s) for s in node.getState().getStates()}
 

@@ -19,10 +19,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gui"))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
-import pyatspi  # noqa: E402
 from pcc_serial import serialize  # noqa: E402
 import pychromecast  # noqa: E402
-from atspi_helpers import Failure, click, find, find_all, states, wait_for  # noqa: E402
+from atspi_helpers import Failure, app_of_process, click, find, find_all, press_keys, states, wait_for  # noqa: E402
 from raw_media import RawMediaHandler  # noqa: E402
 
 CASTDECK = os.environ["CASTDECK"]
@@ -145,18 +144,7 @@ def start_castdeck(*args):
 
 
 def app_of(proc, timeout=30):
-    """The accessible application of this castdeck process (not one that just exited)."""
-    def look():
-        desktop = pyatspi.Registry.getDesktop(0)
-        for i in range(desktop.childCount):
-            a = desktop.getChildAtIndex(i)
-            try:
-                if a is not None and a.name == "castdeck" and a.get_process_id() == proc.pid:
-                    return a
-            except Exception:
-                continue
-        return None
-    return wait_for(f"castdeck (pid {proc.pid}) on the accessibility bus", look, timeout=timeout)
+    return app_of_process(proc.pid, timeout=timeout)
 
 
 app_proc = start_castdeck("--device", DEVICE)
@@ -385,8 +373,36 @@ def relaunch():
     shot("relaunched")
 
 
-@case("closing the main window while casting hides it; castdeck stays on the bus until launched again")
+@case("closing the main window while casting opens the mini player (the default), not remembered for next time")
+def close_main_window_opens_mini_player():
+    frame = find_all(app, role="frame")[0]
+    click(find(frame, "Close", "push button"))
+    mini = find(app, "CastDeck mini player", "frame")
+    wait_for("the main window hidden",
+             lambda: not [w for w in find_all(app, role="frame") if w.name != "CastDeck mini player"])
+    find(mini, TITLE, "label")
+    if app_proc.poll() is not None or BUS_NAME not in bus_names():
+        raise Failure("castdeck did not stay on the bus")
+    click(find(mini, "Return to full controller", "push button"))
+    wait_for("the mini player to close", lambda: not find_all(app, "CastDeck mini player", "frame"))
+    find(app, "Open mini player", "push button")
+
+
+@case("Preferences: with the mini player switch off, closing the window hides it; castdeck stays on the bus")
 def close_main_window():
+    press_keys("CastDeck", "ctrl+comma", prefix=True)
+    prefs = wait_for("Preferences", lambda: [f for f in find_all(app) if f.name == "Preferences"
+                                             and f.getRoleName() in ("frame", "dialog")], timeout=20)[0]
+    switch = wait_for("the switch", lambda: [n for n in find_all(prefs, "Show the mini player when the window closes while casting")
+                                             if n.getRoleName() in ("switch", "toggle button", "check box")])[0]
+    on = lambda: bool({"checked", "pressed"} & states(switch))
+    if not on():
+        raise Failure("the mini player switch is off by default")
+    click(switch)
+    wait_for("the switch off", lambda: not on())
+    press_keys("Preferences", "Escape")
+    wait_for("Preferences closed", lambda: not [f for f in find_all(app) if f.name == "Preferences"
+                                                and f.getRoleName() in ("frame", "dialog")])
     frame = find_all(app, role="frame")[0]
     click(find(frame, "Close", "push button"))
     wait_for("no window shown", lambda: not find_all(app, role="frame"))
