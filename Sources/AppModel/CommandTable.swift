@@ -314,67 +314,17 @@ extension AppAction.Name {
                 run: { m, _ in m.filePicker?() })
         case .disconnect:
             AppCommand({ tr("Disconnect") }, enabled: { $0.isConnected || $0.isReconnecting }, run: { m, _ in await m.disconnect() })
-        case .queueNext:
-            AppCommand(
-                { tr("Next") },
-                enabled: { m in
-                    guard m.hasQueue, m.isConnected, m.supports(.queueNext), let i = m.queue.currentIndex else { return false }
-                    return i + 1 < m.queue.count || m.queueWraps
-                }, run: { m, _ in await m.queueCommand { q throws(CastClientError) in try await q.queueNext() } })
-        case .queuePrev:
-            AppCommand(
-                { tr("Previous") },
-                enabled: { m in
-                    guard m.hasQueue, m.isConnected, m.supports(.queuePrev), let i = m.queue.currentIndex else { return false }
-                    return i > 0 || m.queueWraps
-                }, run: { m, _ in await m.queueCommand { q throws(CastClientError) in try await q.queuePrev() } })
-        case .queueJump:
-            AppCommand(
-                { tr("Play") }, parameter: .int, enabled: { $0.hasQueueItems },
-                run: { m, a in
-                    guard let id = a.int else { return }
-                    await m.queueCommand { q throws(CastClientError) in try await q.queueJump(to: id) }
-                })
-        case .queueRemove:
-            AppCommand(
-                { tr("Remove") }, parameter: .int, enabled: { $0.hasQueueItems },
-                run: { m, a in
-                    guard let id = a.int else { return }
-                    await m.queueCommand { q throws(CastClientError) in try await q.queueRemove([id]) }
-                })
-        case .queueMoveUp:
-            AppCommand(
-                { tr("Move Up") }, parameter: .int, enabled: { $0.hasQueueItems },
-                run: { m, a in if let id = a.int { await m.moveQueueItem(id, by: -1) } })
-        case .queueMove:
-            AppCommand(
-                { tr("Move") }, parameter: .pair, enabled: { $0.hasQueueItems },
-                run: { m, a in
-                    if case .pair(let id, let target) = a { await m.moveQueueItem(id, onto: target) }
-                })
-        case .queueMoveDown:
-            AppCommand(
-                { tr("Move Down") }, parameter: .int, enabled: { $0.hasQueueItems },
-                run: { m, a in if let id = a.int { await m.moveQueueItem(id, by: 1) } })
-        case .queuePlayNext:
-            AppCommand(
-                { tr("Play Next") }, parameter: .int, enabled: { $0.hasQueueItems },
-                run: { m, a in if let id = a.int { await m.playQueueItemNext(id) } })
-        case .cycleRepeat:
-            AppCommand(
-                { tr("Repeat") }, enabled: { $0.hasQueueItems && $0.supports(.queueRepeat) },
-                run: { m, _ in await m.cycleRepeat() })
-        case .setRepeatMode:
-            AppCommand(
-                { tr("Repeat") }, parameter: .int, enabled: { $0.hasQueueItems && $0.supports(.queueRepeat) },
-                run: { m, a in
-                    guard let i = a.int, AppModel.repeatModes.indices.contains(i) else { return }
-                    await m.setRepeat(AppModel.repeatModes[i])
-                })
-        case .toggleShuffle:
-            AppCommand(
-                { tr("Shuffle") }, enabled: { $0.hasQueue && $0.isConnected && $0.supports(.queueShuffle) },
-                state: { .bool($0.queue.repeatMode == .allAndShuffle) }, run: { m, _ in await m.toggleShuffle() })
+        case .queueNext: AppCommand.queueNext  // CommandTable+Queue.swift
+        case .queuePrev: AppCommand.queuePrev  // CommandTable+Queue.swift
+        case .queueJump: AppCommand.queueJump  // CommandTable+Queue.swift
+        case .queueRemove: AppCommand.queueRemove  // CommandTable+Queue.swift
+        case .queueMoveUp: AppCommand.queueMoveUp  // CommandTable+Queue.swift
+        case .queueMove: AppCommand.queueMove  // CommandTable+Queue.swift
+        case .queueMoveDown: AppCommand.queueMoveDown  // CommandTable+Queue.swift
+        case .queuePlayNext: AppCommand.queuePlayNext  // CommandTable+Queue.swift
+        case .cycleRepeat: AppCommand.cycleRepeat  // CommandTable+Queue.swift
+        case .setRepeatMode: AppCommand.setRepeatMode  // CommandTable+Queue.swift
+        case .toggleShuffle: AppCommand.toggleShuffle  // CommandTable+Queue.swift
         case .like:
             // A thumbs up: pressed again, it is taken back (USER_ACTION with clear).
             AppCommand(
