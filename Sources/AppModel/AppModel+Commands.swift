@@ -122,6 +122,14 @@ extension AppModel {
         let type = MediaFormat.contentType(forLink: link)
         let name = url.lastPathComponent.removingPercentEncoding ?? url.lastPathComponent
         let metadata = MediaMetadata(title: name.isEmpty || name == "/" ? url.host : name, subtitle: url.host)
+        var media = MediaInformation(contentId: link, contentType: type, metadata: metadata)
+        // An HLS playlist that is still growing is a live stream (as `castctl cast` judges it).
+        media.streamType = await HLSLiveCheck.streamType(for: media)
+        if media.streamType == .live {
+            // Live: it starts at the live edge, and there is no place to go on from.
+            await load(media)
+            return
+        }
         // Stopped part-way before: go on from there? (AppModel+Resume.swift)
         let key = linkKey(link)
         var start: Double?
@@ -130,7 +138,7 @@ extension AppModel {
         case .at(let point): start = point.position
         case .fromStart: break
         }
-        await load(MediaInformation(contentId: link, contentType: type, metadata: metadata), startTime: start)
+        await load(media, startTime: start)
         followResume(key, contentId: link)
     }
 

@@ -10,16 +10,20 @@ public protocol ArtworkProvider: Sendable {
 }
 
 /// Takes file:// URLs and absolute paths as they are; anything else needs ImageCache. Of several
-/// local images, the one whose width is nearest the place's pixel width.
+/// local images, the smallest at least as wide as the place (else the widest); web images do not
+/// count here: the cache chooses among those.
 public struct LocalArtworkProvider: ArtworkProvider {
     public init() {}
     public func localPath(for images: [CastImage], use: ImageUse, scale: Int) async -> String? {
         let width = use.pixelWidth(scale: scale)
-        let best = images.min { abs(($0.width ?? width) - width) < abs(($1.width ?? width) - width) }
-        guard let url = best?.url else { return nil }
-        if url.hasPrefix("file://") { return String(url.dropFirst("file://".count)) }
-        if url.hasPrefix("/") { return url }
-        return nil
+        let local = images.compactMap { image -> (path: String, width: Int?)? in
+            if image.url.hasPrefix("file://") { return (String(image.url.dropFirst("file://".count)), image.width) }
+            return image.url.hasPrefix("/") ? (image.url, image.width) : nil
+        }
+        // The smallest that is wide enough, else the widest, else the first of unknown width.
+        let known = local.filter { $0.width != nil }
+        if let cover = known.filter({ $0.width! >= width }).min(by: { $0.width! < $1.width! }) { return cover.path }
+        return known.max { $0.width! < $1.width! }?.path ?? local.first?.path
     }
 }
 

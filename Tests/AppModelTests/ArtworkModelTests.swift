@@ -70,6 +70,11 @@ final class ArtworkModelTests: XCTestCase {
             CastImage(url: "file:///art/1280.png", width: 1280, height: 1280),
         ]
         let local = LocalArtworkProvider()
+        let web = CastImage(url: "https://example.com/700.png", width: 700, height: 700)
+        let onlyLocal = await local.localPath(for: images + [web], use: .expandedControllerBackground, scale: 1)
+        XCTAssertEqual(onlyLocal, "/art/1280.png", "a web image nearer the size is the cache's to fetch, not a local file")
+        let none = await local.localPath(for: [web], use: .miniPlayer, scale: 1)
+        XCTAssertNil(none)
         let thumb = await local.localPath(for: images, use: .miniControllerThumbnail, scale: 1)
         let large = await local.localPath(for: images, use: .expandedControllerBackground, scale: 2)
         XCTAssertEqual(thumb, "/art/64.png")
