@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: CastDeck contributors
 # Screenshots of the window (device list, mini controller, expanded controller, ad banner,
-# chapters menu, tracks popover, style editor) in English and Persian, driven through AT-SPI against the demo receiver.
+# chapters menu, tracks popover, style editor, a live stream behind its edge) in English and Persian, driven through AT-SPI against the demo receiver.
 # Usage: scripts/screenshots.sh [OUTDIR]   (default: artifacts/screenshots, not committed)
 # SIZES="360x640 1280x800 1920x1080" (the default) picks the window sizes; files are named
 # <shot>-<size>-<lang>.png.
@@ -38,8 +38,9 @@ for lang in ${LANGS:-en fa}; do
   # The window opens at the screen's size (the size it remembers, in a private keyfile).
   mkdir -p "$cfg/glib-2.0/settings"
   printf '[io/github/castdeck/CastDeck]\nwindow-width=%s\nwindow-height=%s\n' "$w" "$h" > "$cfg/glib-2.0/settings/keyfile"
-  XDG_CONFIG_HOME="$cfg" LANGUAGE=$lang LC_ALL=C.UTF-8 "$bin/castdeck" --demo >/dev/null 2>&1 & app=$!
-  LANG_TAG="$size-$lang" OUT="$out" /usr/bin/python3 - <<'PY'
+  dport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+  XDG_CONFIG_HOME="$cfg" LANGUAGE=$lang LC_ALL=C.UTF-8 CASTDECK_DEMO_PORT=$dport "$bin/castdeck" --demo >/dev/null 2>&1 & app=$!
+  LANG_TAG="$size-$lang" OUT="$out" DEMO_PORT=$dport /usr/bin/python3 - <<'PY'
 import os, sys, time
 sys.path.insert(0, "Tests/System/gui")
 from atspi_helpers import app_named, find, find_all, click, wait_for, states
@@ -102,6 +103,25 @@ for n in find_all(app, role="push button"):
     if n.name in (f"{T('Edge type')}: {T('Outline')}", f"{T('Window type')}: {T('Rounded corners')}"):
         click(n)
 shot("5-style-editor")
+# 6: a live stream with a replay window, loaded by another sender (a bare Cast sender), 30 s
+# behind its live edge: the Live badge, the seek bar over the window, −0:30 and Go to Live.
+os.system("xdotool key Escape")
+sys.path.insert(0, "Tests/System")
+from castraw import CONNECTION_NS, RawSender
+MEDIA_NS, RECEIVER_NS = "urn:x-cast:com.google.cast.media", "urn:x-cast:com.google.cast.receiver"
+sender = RawSender("127.0.0.1", int(os.environ["DEMO_PORT"]), source="sender-shots")
+apps = sender.request(RECEIVER_NS, "receiver-0", {"type": "GET_STATUS"})["status"]["applications"]
+transport = apps[0]["transportId"]
+sender.send(CONNECTION_NS, transport, {"type": "CONNECT"})
+live = {"contentId": "https://tv.example/news/live.m3u8", "contentType": "application/x-mpegURL", "streamType": "LIVE",
+        "metadata": {"metadataType": 0, "title": "Evening News", "subtitle": "News 24"}}
+status = sender.request(MEDIA_NS, transport, {"type": "LOAD", "media": live, "autoplay": True})["status"][0]
+edge = status.get("liveSeekableRange", {}).get("end", 120)
+sender.request(MEDIA_NS, transport, {"type": "SEEK", "mediaSessionId": status["mediaSessionId"], "currentTime": edge - 30})
+sender.close()
+wait_for("the Live badge", lambda: find_all(app, T("Go to Live")))
+time.sleep(1.5)
+shot("6-live")
 PY
   kill $app 2>/dev/null || true; wait $app 2>/dev/null || true
   rm -rf "$cfg"

@@ -21,7 +21,16 @@ struct StatusCommand: AsyncParsableCommand {
             // Join the running app to read its media; one that cannot be joined (no transport
             // id) or has no media is still shown from the receiver status.
             if let app = status.applications?.first(where: { $0.isIdleScreen != true }), app.isJoinable {
-                info = try await session.join(appID: app.appId)
+                do {
+                    info = try await session.join(appID: app.appId)
+                } catch let error as CastClientError {
+                    // The app ended between the status and the join (stopped from the TV or by
+                    // another sender): the device runs nothing now, which is what status says.
+                    switch error {
+                    case .noRunningApp, .sessionNotFound: _ = try await session.requestReceiverStatus()
+                    default: throw error
+                    }
+                }
             }
             return await StatusReport(device: device.name, session: session, info: info)
         }
