@@ -82,7 +82,12 @@ def test_ambient_mode_and_a_tv_switching_input_end_the_app():
         wait_until(lambda: mc.status.player_state == "PAUSED", what="paused")
         control.advance(1199)
         assert cast.status.app_id == "CC1AD845", "not yet"
-        control.advance(2)
+        try:
+            control.advance(2)
+        except AssertionError:
+            # The advance closes the app: pychromecast may take the app's CLOSE before the hook's
+            # answer and drop that answer while it resets its connection. What counts is below.
+            pass
         wait_until(lambda: cast.status.app_id is None, what="ambient mode closing the app")
         cast.start_app("CC1AD845")
         wait_until(lambda: cast.status.app_id == "CC1AD845", what="launched again")
