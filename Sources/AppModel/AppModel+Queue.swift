@@ -201,8 +201,11 @@ extension AppModel {
             return
         }
         if loaded { endQueueCasts() }
-        queueCasts += casts
         adopt(await session.media.snapshot, from: session)
+        // The shares and the media session they belong to are set together, with no suspension
+        // between: a status taken in between would find shares of no session and end them
+        // (the quit question then offered Keep Playing for files served from here).
+        queueCasts += casts
         queueCastsSession = snapshot?.status?.mediaSessionId
         if loaded { followResume(key, contentId: nil) }
     }
