@@ -69,7 +69,7 @@ final class ChaptersView {
         for (i, chapter) in chapters.enumerated() {
             let b = ToggleButton.choice(
                 AppModel.chapterName(number: i + 1, title: chapter.title), detail: formatTime(chapter.start), maxWidthChars: 40)
-            b.setAction("win." + AppAction.Name.seekToChapter.rawValue, target: .int(i))
+            b.bindAction("win." + AppAction.Name.seekToChapter.rawValue, target: .int(i))
             // A click (not the state following the position) closes the menu.
             _ = b.on("clicked") { [unowned self] in self.popover.popdown() }
             list.append(b)

@@ -161,7 +161,7 @@ final class TracksPopover {
     private func button(_ label: String, action: AppAction.Name, target: Int, name: String? = nil) -> ToggleButton {
         let b = ToggleButton.choice(label, maxWidthChars: 40)
         if let name { b.setAccessibleName(name) }
-        b.setAction("win." + action.rawValue, target: .int(target))
+        b.bindAction("win." + action.rawValue, target: .int(target))
         return b
     }
 }

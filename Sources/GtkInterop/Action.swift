@@ -158,26 +158,6 @@ public final class ActionGroup {
     }
 }
 
-@MainActor
-extension ToggleButton {
-    /// Binds the button to a stateful action ("win.rate") with `target`: clicking activates the
-    /// action with it, and the button is pressed while the action's state equals it.
-    public func setAction(_ detailedName: String, target: SimpleAction.Value?) {
-        gtk_actionable_set_action_name(cast(pointer), detailedName)
-        gtk_actionable_set_action_target_value(cast(pointer), target.map(SimpleAction.variant))
-    }
-}
-
-@MainActor
-extension Button {
-    /// Binds the button to an action with a parameter ("win.chapter" with the chapter's index):
-    /// clicking activates it with `target`, and the button is insensitive while it is disabled.
-    public func setAction(_ detailedName: String, target: SimpleAction.Value?) {
-        gtk_actionable_set_action_name(cast(pointer), detailedName)
-        gtk_actionable_set_action_target_value(cast(pointer), target.map(SimpleAction.variant))
-    }
-}
-
 /// Opens `uri` with the desktop's handler for its scheme (the browser for a web link), as
 /// g_app_info_launch_default_for_uri does; throws GLib's error when nothing could open it.
 /// The caller decides what may be opened (CastDeck: only http and https links).
