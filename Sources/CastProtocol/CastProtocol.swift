@@ -13,6 +13,7 @@
 //           NamespacedMessage (MessageCoding)    by namespace (Namespaces: CastNamespace)
 //               ├── ConnectionMessage, HeartbeatMessage, ReceiverMessage   (Models/Platform)
 //               ├── MediaMessage                                           (Models/MediaMessages)
+//               ├── MultizoneMessage: a speaker group's members            (Models/Multizone)
 //               └── custom(namespace, payload)
 //
 //   JSON: JSONParser → JSONValue → JSONTreeDecoder (Codable), tolerant of unknown fields

@@ -164,7 +164,9 @@ public enum NamespacedMessage: Hashable, Sendable {
     case media(MediaMessage)
     /// Device authentication carries a protobuf `DeviceAuthMessage`.
     case deviceAuth([UInt8])
-    /// Multizone and app-defined channels: the payload as it came.
+    /// A speaker group's membership (Models/Multizone.swift).
+    case multizone(MultizoneMessage)
+    /// App-defined channels: the payload as it came.
     case custom(namespace: String, payload: CastPayload)
 }
 
@@ -208,7 +210,8 @@ extension CastMessage {
         case .deviceAuth:
             guard case .binary(let bytes) = payload else { throw .unexpectedPayloadType(namespace: namespace) }
             return .deviceAuth(bytes)
-        case .multizone, .custom: return .custom(namespace: namespace, payload: payload)
+        case .multizone: return .multizone(try json(MultizoneMessage.self))
+        case .custom: return .custom(namespace: namespace, payload: payload)
         }
     }
 }

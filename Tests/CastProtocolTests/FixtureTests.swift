@@ -50,6 +50,7 @@ func reencode(_ message: NamespacedMessage) -> String {
     case .heartbeat(let m): CastJSON.encode(m)
     case .receiver(let m): CastJSON.encode(m)
     case .media(let m): CastJSON.encode(m)
+    case .multizone(let m): CastJSON.encode(m)
     case .deviceAuth, .custom: ""
     }
 }

@@ -75,6 +75,19 @@ enum RealCaptures {
         case .receiver(.launchError(let m)):
             #expect(m.requestId == raw["requestId"]?.intValue)
             #expect(m.reason?.rawValue == raw["reason"]?.stringValue)
+        case .multizone(.multizoneStatus(let m)):
+            #expect(m.requestId == raw["requestId"]?.intValue)
+            let devices = raw["status"]?["devices"]?.arrayValue ?? []
+            #expect(m.status?.devices?.map(\.deviceId) == devices.compactMap { $0["deviceId"]?.stringValue })
+            #expect(m.status?.devices?.map(\.volume?.level) == devices.map { $0["volume"]?["level"]?.doubleValue })
+            #expect(m.status?.isMultichannel == raw["status"]?["isMultichannel"]?.boolValue)
+        case .multizone(.deviceAdded(let m)), .multizone(.deviceUpdated(let m)):
+            #expect(m.device.deviceId == raw["device"]?["deviceId"]?.stringValue)
+            #expect(m.device.name == raw["device"]?["name"]?.stringValue)
+            #expect(m.device.capabilities == raw["device"]?["capabilities"]?.intValue)
+            #expect(m.device.volume?.level == raw["device"]?["volume"]?["level"]?.doubleValue)
+        case .multizone(.deviceRemoved(let m)):
+            #expect(m.deviceId == raw["deviceId"]?.stringValue)
         case .custom(let ns, _):
             #expect(ns == entry.namespace)
         default:
