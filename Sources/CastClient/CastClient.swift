@@ -9,7 +9,9 @@
 //       ├── RemoteMediaClient (actor) ── the media namespace's controller: commands, and the
 //       │                                 status published as MediaStatusSnapshot values (the
 //       │                                 position rule, and the ad playing: AdPlayback)
-//       └── CastChannel (actor) ── one per app-defined `urn:x-cast:` namespace
+//       ├── CastChannel (actor) ── one per app-defined `urn:x-cast:` namespace
+//       └── GroupController (actor) ── the multizone namespace: a speaker group's members as
+//                                       one `CastGroup?` (CastSession+Group.swift)
 //
 // One concurrency model: a session picks one NIO event loop, and that loop is the executor
 // of the session, its media client, its channels and every connection it opens. Frames are

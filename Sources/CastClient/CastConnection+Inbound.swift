@@ -94,6 +94,7 @@ extension CastConnection {
         switch message {
         case .receiver(let m): id = m.requestId
         case .media(let m): id = m.requestId
+        case .multizone(let m): id = m.requestId
         default: id = nil
         }
         if let id, id != RequestID.unsolicited, let p = pending.removeValue(forKey: id) {

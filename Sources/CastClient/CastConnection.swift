@@ -29,7 +29,7 @@ public actor CastConnection {
     var channel: (any Channel)?
     let configuration: CastClientConfiguration
     let logger: Logger
-    private var nextRequestID = Int.random(in: 1...1000)
+    var nextRequestID = Int.random(in: 1...1000)
     /// Requests waiting for their replies, by request id.
     var pending: [Int: PendingRequest] = [:]
     var lastHeard = ContinuousClock.now

@@ -33,6 +33,8 @@ public actor CastSession {
     public nonisolated let configuration: CastClientConfiguration
     /// Media control of the joined app.
     public nonisolated let media: RemoteMediaClient
+    /// The speaker group's members, when the device is a group (CastSession+Group.swift).
+    nonisolated let groupController: GroupController
 
     var connection: CastConnection?
     /// The app joined now.
@@ -68,6 +70,7 @@ public actor CastSession {
         self.deviceID = deviceID ?? device.description
         self.configuration = configuration
         self.media = RemoteMediaClient(loop: loop, requestTimeout: nil)
+        self.groupController = GroupController(loop: loop)
         var logger = configuration.logger
         logger[metadataKey: "cast.device"] = "\(device)"
         self.logger = logger
@@ -114,7 +117,7 @@ public actor CastSession {
         let connection: CastConnection
         do {
             connection = try await CastConnection.open(
-                to: device, configuration: configuration, tcpTimeout: tcpTimeout, on: loop, controllers: [self], fallback: self)
+                to: device, configuration: configuration, tcpTimeout: tcpTimeout, on: loop, controllers: [self, groupController], fallback: self)
         } catch {
             recordAuthenticationFailure(error)
             if !resuming { setState(.disconnected(.networkError(error.description))) }
@@ -122,6 +125,7 @@ public actor CastSession {
         }
         self.connection = connection
         await trackAuthentication(of: connection)
+        askForGroup(on: connection)
         let status: ReceiverStatus
         do {
             status = try await requestReceiverStatus()

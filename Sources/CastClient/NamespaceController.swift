@@ -4,7 +4,7 @@
 // controller. The link itself answers its own namespaces (heartbeat, device authentication,
 // the virtual-connection bookkeeping of the connection namespace); everything above the link
 // is a `NamespaceController`: the session (receiver and connection namespaces), the media
-// client (media), each custom channel (its namespace), and later multizone.
+// client (media), each custom channel (its namespace), and the group controller (multizone).
 import CastCore
 import CastProtocol
 
