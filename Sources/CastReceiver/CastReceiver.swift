@@ -13,6 +13,8 @@
 //           +ReceiverNamespace      receiver-0: GET_STATUS, LAUNCH, STOP, SET_VOLUME
 //           +MediaNamespace         media requests → MediaPlayer, MEDIA_STATUS fan-out
 //           +TestHooks              ADVANCE_CLOCK / CLOCK on the simulator namespace
+//           +Group                  a speaker group's leader and members (multizone, shared
+//                                   playback, member volumes); GroupSimulation starts one
 //           +Replay                 answers with messages recorded from a real device instead
 //             └── MediaPlayer       pure state: +Time (breaks, end), +Requests, +Queue
 //

@@ -26,15 +26,28 @@ import Synchronization
 /// many senders is consistent without locks.
 public final class CastReceiverServer: Sendable {
     public let configuration: ReceiverConfiguration
-    private let group: MultiThreadedEventLoopGroup
-    private let core: ReceiverCore
-    private let state = Mutex<(channel: (any Channel)?, port: Int?, stopped: Bool)>((nil, nil, false))
+    let group: MultiThreadedEventLoopGroup
+    /// False for the receivers of a simulated speaker group, which share one loop (GroupSimulation).
+    private let ownsGroup: Bool
+    let core: ReceiverCore
+    let state = Mutex<(channel: (any Channel)?, port: Int?, stopped: Bool)>((nil, nil, false))
     private let setup = Mutex<SetupServer?>(nil)
+    /// The TLS context made at start, kept for a listener moved to another port.
+    let tls = Mutex<NIOSSLContext?>(nil)
 
     public init(configuration: ReceiverConfiguration) {
         self.configuration = configuration
         // One thread: all sockets and the receiver state share it.
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        ownsGroup = true
+        core = ReceiverCore(loop: group.next(), config: configuration)
+    }
+
+    /// A receiver on `group`'s one loop, which its owner shuts down.
+    init(configuration: ReceiverConfiguration, sharing group: MultiThreadedEventLoopGroup) {
+        self.configuration = configuration
+        self.group = group
+        ownsGroup = false
         core = ReceiverCore(loop: group.next(), config: configuration)
     }
 
@@ -46,28 +59,10 @@ public final class CastReceiverServer: Sendable {
     /// Makes the certificate, binds and starts serving. Throws ``CastReceiverError``.
     public func start() async throws {
         let (context, certificateDER) = try SelfSignedCertificate.serverContext(commonName: configuration.friendlyName)
+        tls.withLock { $0 = context }
         let core = self.core
         try await core.loop.submit { core.tlsCertificateDER = certificateDER }.get()
-        let bootstrap = ServerBootstrap(group: group)
-            .serverChannelOption(.backlog, value: 256)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
-                    try channel.pipeline.syncOperations.addHandler(CastFramingHandler())
-                    try channel.pipeline.syncOperations.addHandler(SenderChannelHandler(core: core))
-                }
-            }
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(host: configuration.host, port: configuration.port).get()
-        } catch let error as IOError {
-            throw CastReceiverError.bindFailed(
-                host: configuration.host, port: configuration.port, reason: String(cString: strerror(error.errnoCode)).lowercased())
-        } catch {
-            throw CastReceiverError.bindFailed(host: configuration.host, port: configuration.port, reason: "\(error)")
-        }
+        let channel = try await listen(port: configuration.port, context: context)
         let port = channel.localAddress?.port ?? configuration.port
         state.withLock { $0 = (channel, port, false) }
         try await core.loop.submit { core.startTicking() }.get()
@@ -83,6 +78,29 @@ public final class CastReceiverServer: Sendable {
                 // The Cast channel works without it; senders then show the address instead of the name.
                 configuration.logger.warning("setup API not served", metadata: ["port": "\(setupPort)", "reason": "\(error)"])
             }
+        }
+    }
+
+    /// Binds the TLS listener on `port` (0: any free one).
+    func listen(port: Int, context: NIOSSLContext) async throws -> any Channel {
+        let core = self.core
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    try channel.pipeline.syncOperations.addHandler(CastFramingHandler())
+                    try channel.pipeline.syncOperations.addHandler(SenderChannelHandler(core: core))
+                }
+            }
+        do {
+            return try await bootstrap.bind(host: configuration.host, port: port).get()
+        } catch let error as IOError {
+            throw CastReceiverError.bindFailed(host: configuration.host, port: port, reason: String(cString: strerror(error.errnoCode)).lowercased())
+        } catch {
+            throw CastReceiverError.bindFailed(host: configuration.host, port: port, reason: "\(error)")
         }
     }
 
@@ -111,7 +129,7 @@ public final class CastReceiverServer: Sendable {
         try? await core.loop.submit { core.shutdown() }.get()
         // Give the sender sockets a moment to finish closing on the loop.
         try? await core.loop.scheduleTask(in: .milliseconds(20)) {}.futureResult.get()
-        try? await group.shutdownGracefully()
+        if ownsGroup { try? await group.shutdownGracefully() }
     }
 
     /// Moves a ``ManualClock`` forward and re-evaluates playback at once: breaks that

@@ -31,6 +31,7 @@ extension ReceiverCore {
                 send(broadcastCopy, to: c)
             }
         }
+        mirrorToMembers { $0.sendMediaStatus(status, requestId: requestId, asker: asker) }
     }
 
     /// The `malformedMediaStatusOnce` fault: one MEDIA_STATUS no parser can accept, to
@@ -58,6 +59,7 @@ extension ReceiverCore {
                 send(message, to: c)
             }
         }
+        mirrorToMembers { $0.broadcastQueueChanges(changes) }
     }
 
     /// The answer to a queue read, or its error, to the asker only.

@@ -42,6 +42,7 @@ extension ReceiverCore {
                     to: CastEndpoint.broadcast, on: c)
             }
         }
+        mirrorToMembers { _ in }
     }
 
     func handleReceiver(_ message: CastMessage, from c: SenderConnection) {
@@ -76,6 +77,8 @@ extension ReceiverCore {
             stopRunningApp()
             broadcastReceiverStatus(requestId: r.requestId, asker: (c, sender))
         case .setVolume(let r):
+            let before = volume
+            defer { groupVolumeChanged(from: before) }
             if let level = r.volume.level {
                 guard level.isFinite else {
                     invalidRequest(r.requestId, .invalidParams, to: sender, on: c, ns: .receiver)

@@ -88,6 +88,7 @@ extension ReceiverCore {
         if message.destinationID == CastEndpoint.receiver {
             switch ns {
             case .receiver: handleReceiver(message, from: c)
+            case .multizone: handleMultizone(message, from: c)
             case .custom(Self.controlNamespace) where config.manualClock != nil || config.testHooks: handleControl(message, from: c)
             default: drop(message, from: c, "receiver-0 does not handle this namespace")
             }
@@ -102,7 +103,7 @@ extension ReceiverCore {
             return
         }
         switch ns {
-        case .media: handleMedia(message, from: c)
+        case .media: mediaCore.handleMedia(message, from: c)
         default:
             if message.namespace == ReceiverApp.helloWorldNamespace {
                 // The echo keeps the received payload as it is held (bytes, no String made).

@@ -54,7 +54,7 @@ extension ReceiverCore {
             }
         default:
             // What happens to a real device: its input switched, a reboot, another phone (+Kinds).
-            guard deviceEvent(value) else {
+            guard deviceEvent(value) || groupHook(value) else {
                 drop(message, from: c, "unknown test hook, or one missing what it needs")
                 return
             }

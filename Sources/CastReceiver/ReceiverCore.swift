@@ -42,6 +42,8 @@ final class ReceiverCore: @unchecked Sendable {
     var ticker: RepeatedTask?
     /// DER of the TLS certificate senders see; deviceauth answers sign it (ReceiverCore+Auth.swift).
     var tlsCertificateDER: [UInt8] = []
+    /// Leader or member of a simulated speaker group (ReceiverCore+Group.swift).
+    var groupRole: GroupRole?
 
     init(loop: any EventLoop, config: ReceiverConfiguration) {
         self.loop = loop
@@ -81,7 +83,7 @@ final class ReceiverCore: @unchecked Sendable {
     /// what changed (breaks starting or ending, media finishing).
     func tick() {
         loop.assertInEventLoop()
-        guard var app = running else { return }
+        guard !followsLeader, var app = running else { return }
         let changed = app.player.advance(to: now)
         let changes = app.player.takeQueueChanges()
         running = app
