@@ -188,6 +188,8 @@ struct StatusReport: Encodable {
     /// The ad playing, as the window shows it (nil outside a break).
     var ad: AdPlayback?
     var authentication: AuthenticationReport
+    /// The speaker group's members, when the device reported them (multizone).
+    var group: GroupReport?
 
     /// The session's state at `now`; positions follow CastClient's one rule (MediaStatusSnapshot),
     /// the same the window shows.
@@ -204,6 +206,7 @@ struct StatusReport: Encodable {
         self.live = liveFacts.map(LiveReport.init)
         self.ad = snapshot.ad(at: now)
         self.authentication = AuthenticationReport(session.authentication)
+        self.group = session.group.map(GroupReport.init)
     }
 
     /// The one-line summary of the media.
@@ -211,6 +214,6 @@ struct StatusReport: Encodable {
     private var liveFacts: LivePlayback?
 
     private enum CodingKeys: String, CodingKey {
-        case device, state, session, receiver, media, position, breakClipTime, live, authentication
+        case device, state, session, receiver, media, position, breakClipTime, live, authentication, group
     }
 }

@@ -152,6 +152,7 @@ enum QuickCommandLine {
                 c.options = options
                 c.level = number
                 c.stream = stream
+                c.member = nil
                 try c.validate()
                 command = c
             default: return nil

@@ -56,6 +56,15 @@ struct ReceiverCommand: AsyncParsableCommand {
     var announce = false
 
     @Option(
+        help: ArgumentHelp(
+            "Run a speaker group of this name: its leader on --port, and each of --members as a speaker on a port of its own (ReceiverCommand+Group.swift).",
+            valueName: "NAME"))
+    var group: String?
+
+    @Option(help: ArgumentHelp("With --group: the names of the group's speakers, comma-separated.", valueName: "A,B,C"))
+    var members: String?
+
+    @Option(
         name: .customLong("stop-pongs-after"),
         help: ArgumentHelp("Fault: stop answering PINGs this many seconds after a sender connects.", valueName: "seconds"))
     var stopPongsAfter: Double?
@@ -149,6 +158,7 @@ struct ReceiverCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        try validateGroup()
         if let uuid {
             let hex = uuid.replacingOccurrences(of: "-", with: "")
             guard hex.count == 32, hex.allSatisfy(\.isHexDigit) else {
@@ -212,6 +222,10 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.logger = Logger(label: "castdeck.receiver")
         config.deviceAuth = try auth.simulation()
 
+        if let group {
+            try await runGroup(named: group, leader: config)
+            return
+        }
         var announcer: (any ReceiverAnnouncer)?
         if announce {
             guard let a = ReceiverAnnouncerFactory.make() else {
@@ -248,7 +262,7 @@ struct ReceiverCommand: AsyncParsableCommand {
     }
 
     /// Suspends until SIGINT or SIGTERM arrives; returns its number.
-    private static func waitForTerminationSignal() async -> Int32 {
+    static func waitForTerminationSignal() async -> Int32 {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let queue = DispatchQueue(label: "castctl.signals")
         var sources: [any DispatchSourceSignal] = []

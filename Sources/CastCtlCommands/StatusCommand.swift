@@ -15,6 +15,9 @@ struct StatusCommand: AsyncParsableCommand {
     func run() async throws {
         let device = try await options.target.resolve()
         let report = try await options.withSession { session in
+            // Ask a group for its members on the link (a speaker group answers before the
+            // receiver status; other devices stay silent).
+            _ = await session.groupUpdates()
             let status = try await session.connect()
             await session.settledAuthentication()
             var info: SessionInfo?
@@ -43,6 +46,7 @@ struct StatusCommand: AsyncParsableCommand {
             let level = v.level.map { Output.percent($0) } ?? "?"
             lines.append("Volume:  \(level)\(v.muted == true ? " (muted)" : "")\(v.controlType == "fixed" ? " (fixed: set on the TV or amplifier)" : "")")
         }
+        if let group = r.group { lines.append(group.line) }
         lines += Self.inputLines(r)
         let shown = r.receiver?.applications?.first { $0.appId == r.session?.appID } ?? r.receiver?.applications?.first
         if let s = r.session {

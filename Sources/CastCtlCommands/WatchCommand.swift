@@ -21,13 +21,18 @@ struct WatchCommand: AsyncParsableCommand {
         var warning: String?
         /// How the app session went away (SessionEnding's sentence).
         var ended: String?
+        /// A speaker group's members (WatchCommand+Group.swift) and what changed in words.
+        var group: GroupReport?
+        var change: String?
     }
 
     func run() async throws {
         let json = options.json
         let device = try await options.target.resolve()
         let ends = SessionEndWatch(device: device.name)
+        let moves = MoveWatch()
         try await options.withSession(reconnect: true, networkThread: false) { session in
+            _ = await session.groupUpdates()  // a group's members are asked for on every link
             let status = try await session.connect()
             if status.applications?.contains(where: { $0.isIdleScreen != true }) == true {
                 try await session.join()
@@ -41,8 +46,10 @@ struct WatchCommand: AsyncParsableCommand {
                     for await state in session.stateUpdates() {
                         await ends.state(state)
                         out(Event(event: "state", state: state.description), "state: \(state)")
+                        if let moved = await moves.state(state, session: session) { out(Event(event: "moved", change: moved), moved) }
                     }
                 }
+                group.addTask { await Self.followGroup(session, out: out) }
                 group.addTask {
                     for await snapshot in await session.media.statusUpdates() {
                         let media = snapshot.status

@@ -16,6 +16,8 @@ fi
 rm -f "$log"
 echo "--- castctl, pychromecast and python-zeroconf"
 .venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/discovery/test_discovery.py || status=1
+echo "--- speaker groups: members found by name, a leader that moves port"
+.venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/discovery/test_groups.py || status=1
 echo "--- avahi-daemon stopped"
 .venv/bin/python -m pytest -q -p no:cacheprovider Tests/System/discovery/test_without_avahi.py || status=1
 echo "--- a second network interface, and IPv6 turned off (avahi-daemon restarted for each)"
