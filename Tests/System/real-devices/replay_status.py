@@ -2,7 +2,8 @@
 # SPDX-FileCopyrightText: CastDeck contributors
 """Replays every capture of Tests/Fixtures/real-devices to `castctl status`.
 
-A receiver capture is replayed alone (with one multizone capture sent unasked beside it); a
+A receiver capture is replayed alone (with one multizone capture sent unasked beside it, whose
+MULTIZONE_STATUS must show as the group's members); a
 media capture is replayed beside a receiver capture whose app lists the media namespace, since
 a MEDIA_STATUS alone does not name its app. The replay receiver (`castctl receiver
 --replay-*`, hidden options) changes nothing in a capture but its requestId."""
@@ -91,6 +92,18 @@ def main():
                 got = (report.get("receiver") or {}).get("applications") or []
                 if not got or got[0].get("displayName") != app.get("displayName"):
                     problems.append("--json lacks the app")
+            # The multizone capture sent beside: a MULTIZONE_STATUS lists its members (a lone
+            # speaker's too), a DEVICE_* message alone makes no group.
+            zone = load(extra[0][1]) if multizone else {}
+            if zone.get("type") == "MULTIZONE_STATUS":
+                names = [d["name"] for d in zone["status"]["devices"]]
+                got = [m["name"] for m in (report.get("group") or {}).get("members", [])]
+                if got != names:
+                    problems.append(f"--json group members {got} are not the capture's {names}")
+                if f"Members: {names[0]} · " not in out:
+                    problems.append("the members are not shown")
+            elif multizone and "group" in report:
+                problems.append(f"a lone {zone.get('type')} made a group")
             if mname:
                 statuses = load(mname).get("status")
                 if statuses is None:  # a status sent flat in the message
