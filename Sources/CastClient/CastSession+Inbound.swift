@@ -64,13 +64,16 @@ extension CastSession: NamespaceController {
             return
         }
         logger.info("link lost", metadata: ["cast.reason": "\(reason)"])
-        guard configuration.reconnect.enabled, let wanted = wantedApp else {
+        // A followed speaker group is linked to again with nothing joined: its leader moves.
+        let followsGroup = group != nil && groupController.assumeIsolated { $0.wanted }
+        guard configuration.reconnect.enabled, wantedApp != nil || followsGroup else {
             setState(.disconnected(reason))
             return
         }
+        let wanted = wantedApp
         setState(.resuming)
         reconnectTask?.cancel()
-        reconnectTask = Task { [weak self] in await self?.reconnect(appID: wanted.appID, sessionID: wanted.sessionID, firstReason: reason) }
+        reconnectTask = Task { [weak self] in await self?.reconnect(app: wanted, firstReason: reason) }
     }
 
     /// Asks `locate` where the device is now and moves there when it moved.
@@ -79,7 +82,8 @@ extension CastSession: NamespaceController {
         if address.set(found) { logger.info("device moved", metadata: ["cast.address": "\(found)"]) }
     }
 
-    func reconnect(appID: String, sessionID: String, firstReason: DisconnectReason) async {
+    /// Links again and rejoins `app` (nil: only the link, for a followed group).
+    func reconnect(app: (appID: String, sessionID: String)?, firstReason: DisconnectReason) async {
         let policy = configuration.reconnect
         var attempt = 0
         var lastError = firstReason.description
@@ -107,6 +111,12 @@ extension CastSession: NamespaceController {
             do {
                 let eager = ContinuousClock.now - started < policy.eagerPeriod
                 let status = try await connectPlatform(resuming: true, tcpTimeout: eager ? policy.eagerConnectTimeout : nil)
+                guard let app else {
+                    setState(.connected(nil))
+                    reconnectTask = nil
+                    return
+                }
+                let (appID, sessionID) = app
                 let apps = status.applications ?? []
                 let running = apps.filter { $0.isIdleScreen != true }
                 if let same = running.first(where: { $0.sessionId == sessionID })

@@ -89,4 +89,32 @@ import Testing
         await session.disconnect()
         await group.stop()
     }
+
+    @Test func aLeaderThatMovesIsFoundAgainAndAskedAgain() async throws {
+        let group = try await Self.startGroup()
+        let leader = group.leader
+        // `locate` is what discovery answers: the leader's port now.
+        let session = CastSession(
+            device: try Self.address(leader), configuration: testConfiguration(reconnect: true),
+            locate: { leader.port.map { DeviceAddress(host: "127.0.0.1", port: $0) } })
+        let states = Collector<SessionState>()
+        let watching = states.start(session.stateUpdates())
+        let updates = await session.groupUpdates()
+        try await session.connect()
+        #expect(session.group?.members.count == 2)
+        let oldPort = session.device.port
+        try await group.moveLeader(toPort: 0)
+        try await eventually("the session to link to the moved leader") {
+            session.device.port != oldPort && session.state == .connected(nil)
+        }
+        #expect(session.device.port == leader.port)
+        #expect(await states.values.contains(.resuming))
+        // The leader's changes reach the stream over the new link.
+        #expect(try await group.removeMember("Kitchen speaker"))
+        let left = await Self.next(updates) { $0?.members.map(\.name) == ["Hall"] }
+        #expect(left != nil)
+        watching.cancel()
+        await session.disconnect()
+        await group.stop()
+    }
 }
