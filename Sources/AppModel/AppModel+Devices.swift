@@ -51,6 +51,7 @@ extension AppModel {
             } else {
                 deviceList.append(d)
             }
+            askGroupForMembers(d)  // AppModel+Group.swift
         case .removed(let d):
             deviceList.removeAll { $0.id == d.id }
         }

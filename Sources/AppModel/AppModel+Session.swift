@@ -110,6 +110,7 @@ extension AppModel {
                 }
             },
             followQueue(session),  // AppModel+Queue.swift
+            followGroup(session),  // AppModel+Group.swift
             Task { [weak self] in
                 for await snapshot in await media.statusUpdates() {
                     guard let self, self.session === session else { return }
@@ -255,6 +256,7 @@ extension AppModel {
         lostToRestart = false
         playingWhenDropped = nil
         forgetSessionEnd()  // AppModel+SessionEnd.swift
+        forgetGroup()  // AppModel+Group.swift
         for task in sessionTasks { task.cancel() }
         sessionTasks = []
         session = nil

@@ -35,7 +35,8 @@
 // (each place's image at the display's scale), +Commands, +Chapters, +LocalFiles, +Queue,
 // +ThisComputer (what follows from serving media from here: the quit question, the CORS check,
 // ended shares), +ForeignApp (an app CastDeck did not start: its name, icon, status, Stop; the
-// device's kind: fixed volume, input, audio only), +SessionEnd (how a session went away, in one
+// device's kind: fixed volume, input, audio only), +Group (a speaker group's members, a
+// speaker's own volume through a link to it, a speaker that left), +SessionEnd (how a session went away, in one
 // sentence, and Resume), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
@@ -230,6 +231,14 @@ public final class AppModel {
     @ObservationIgnored var castByUs: Int?
     /// App sessions this model ended or replaced itself (Stop, Cast something else): not told.
     @ObservationIgnored var endedByUs: Set<String> = []
+    /// The session's speaker group (members, their volumes), nil when the device is not a group
+    /// (AppModel+Group.swift).
+    public internal(set) var group: CastGroup?
+    /// The speakers of each listed group that was asked (or connected to), by the group's device id.
+    public internal(set) var knownGroups: [String: [CastGroupMember]] = [:]
+    @ObservationIgnored var groupsAsked: Set<String> = []
+    /// Links to the group's speakers, for a speaker's own volume, by multizone id.
+    @ObservationIgnored var memberSessions: [String: CastSession] = [:]
     /// The running foreign app's icon on disk, through the image cache (AppModel+ForeignApp.swift).
     public internal(set) var foreignAppIconPath: String?
     @ObservationIgnored var foreignIconKey: String?

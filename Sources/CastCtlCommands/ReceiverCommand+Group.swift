@@ -21,10 +21,17 @@ extension ReceiverCommand {
         (members ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    var memberHostList: [String] {
+        (memberHosts ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
     func validateGroup() throws {
         guard let group else {
-            if members != nil { throw ValidationError("--members needs --group NAME.") }
+            if members != nil || memberHosts != nil { throw ValidationError("--members and --member-hosts need --group NAME.") }
             return
+        }
+        if memberHosts != nil, memberHostList.count != memberNames.count {
+            throw ValidationError("--member-hosts gives one host for each of --members.")
         }
         guard !group.trimmingCharacters(in: .whitespaces).isEmpty else { throw ValidationError("--group needs a name.") }
         let names = memberNames
@@ -39,11 +46,14 @@ extension ReceiverCommand {
         leader.model = CastDevice.groupModel
         leader.kind = nil
         leader.setupPort = nil
-        let members = memberNames.map { memberName -> ReceiverConfiguration in
+        let hosts = memberHostList
+        let members = memberNames.enumerated().map { index, memberName -> ReceiverConfiguration in
             var member = base
             member.friendlyName = memberName
-            member.port = 0
-            member.setupPort = nil
+            // On a host of its own a speaker is where a real one is: 8009, its setup API on 8008.
+            member.host = hosts.isEmpty ? base.host : hosts[index]
+            member.port = hosts.isEmpty ? 0 : 8009
+            member.setupPort = hosts.isEmpty ? nil : 8008
             member.uuid = UUID().uuidString.lowercased()
             member.kind = .speaker
             ReceiverKind.speaker.configure(&member)
@@ -68,7 +78,8 @@ extension ReceiverCommand {
         Console.out("listening on \(host):\(simulation.leader.port ?? port)\n")
         for member in simulation.members {
             let id = member.configuration.uuid.replacingOccurrences(of: "-", with: "")
-            Console.out("member \(member.configuration.friendlyName) listening on \(host):\(member.port ?? 0) id \(id)\n")
+            Console.out(
+                "member \(member.configuration.friendlyName) listening on \(member.configuration.host):\(member.port ?? 0) id \(id)\n")
         }
         let follow = Task {
             for await event in events {

@@ -65,6 +65,12 @@ struct ReceiverCommand: AsyncParsableCommand {
     var members: String?
 
     @Option(
+        help: ArgumentHelp(
+            "With --group: a host for each speaker, comma-separated, in the order of --members. Each then listens there on 8009 with its setup API on 8008, as a real speaker does, so that a sender given only its address learns its name.",
+            valueName: "H1,H2,H3"))
+    var memberHosts: String?
+
+    @Option(
         name: .customLong("stop-pongs-after"),
         help: ArgumentHelp("Fault: stop answering PINGs this many seconds after a sender connects.", valueName: "seconds"))
     var stopPongsAfter: Double?

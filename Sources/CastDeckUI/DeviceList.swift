@@ -28,6 +28,8 @@ final class DeviceList {
     let volumeRow: ActionRow
     /// The other app's icon and Stop, the device's input (ForeignAppView.swift).
     let otherApp: ForeignAppView
+    /// A speaker group's speakers and their own volumes (GroupMembersView.swift).
+    let members: GroupMembersView
     let trust: Image
     let sessionArtwork: Image
     private var renderedSessionArtwork: String?
@@ -36,6 +38,7 @@ final class DeviceList {
     var showDetails: ((AppModel.Notice) -> Void)?
     var renderedDevices: [DeviceInfo] = []
     var renderedConnection: AppModel.ConnectionState?
+    var renderedSpeakers: [String?] = []
     var rows: [String: DeviceRow] = [:]
 
     init(model: AppModel, settings: Settings?) throws {
@@ -56,6 +59,7 @@ final class DeviceList {
         sessionArtwork = ui.get("session-artwork")
         volumeRow = ui.get("volume-row")
         otherApp = ForeignAppView(model: model, sessionRow: sessionRow, ui: ui)
+        members = GroupMembersView(model: model, group: sessionGroup, volumeRow: volumeRow)
         for id in ["add-device", "add-device-empty"] {
             ui.get(id, as: Button.self).onClicked { [unowned self] in self.addByAddress() }
         }
@@ -111,7 +115,8 @@ final class DeviceList {
         group.isVisible = !devices.isEmpty
         ui.get("add-device", as: Button.self).isVisible = !devices.isEmpty
         group.setDescription(devices.isEmpty ? "" : ntr("{0} device", "{0} devices", devices.count, devices.count))
-        guard devices != renderedDevices || connection != renderedConnection else { return }
+        let speakers = devices.map { model.memberSummary(ofGroup: $0.id) }
+        guard devices != renderedDevices || connection != renderedConnection || speakers != renderedSpeakers else { return }
         // Rows are made when the set of devices changes and updated in place otherwise (a
         // connection starting or ending): fewer widgets come and go under assistive technology.
         if devices.map(\.id) != renderedDevices.map(\.id) {
@@ -125,6 +130,7 @@ final class DeviceList {
         }
         renderedDevices = devices
         renderedConnection = connection
+        renderedSpeakers = speakers
         for device in devices { rows[device.id]?.update(device, connection) }
     }
 
@@ -133,10 +139,12 @@ final class DeviceList {
     final class DeviceRow {
         let ui: Builder
         let row: ActionRow
+        let model: AppModel
         var device: DeviceInfo
 
         init(list: DeviceList, device: DeviceInfo) throws {
             ui = try Builder(resource: DeviceList.rowResource)
+            model = list.model
             row = ui.get("row")
             self.device = device
             ui.get("connect", as: Button.self).onClicked { [unowned self, unowned list] in list.pick(self.device) }
@@ -160,6 +168,7 @@ final class DeviceList {
             }
             if !d.model.isEmpty { parts.append(d.model) }
             if let status = d.statusText, !status.isEmpty { parts.append(status) }
+            if let speakers = model.memberSummary(ofGroup: d.id) { parts.append(speakers) }
             // A failed probe in a word or two; the sentence and the error are behind Details.
             if let problem = d.problem { parts.append(problem.state) }
             row.subtitle = Localization.joinParts(parts.map { isolateLTRIfAddress($0) })
@@ -220,6 +229,7 @@ final class DeviceList {
         // Cast something else: also over an app CastDeck did not start, which casting replaces.
         castActions.isVisible = connected != nil && (!model.hasMedia || model.otherApp != nil) && model.preparingFile == nil
         if connected != nil { volumeControl.render() }
+        members.render()
         castSample.isVisible = model.sampleMedia != nil
         TrustMark.render(trust, connected == nil ? .unknown : model.trust)
     }
