@@ -46,19 +46,15 @@ public enum StreamTransfer {
         progress(.startingTarget)
         do {
             _ = try await target.start(appID: CastAppID.defaultMediaReceiver)
-        } catch let e as CastClientError {
-            throw .target(device: targetName, e)
         } catch {
-            throw .target(device: targetName, .invalidArgument("\(error)"))
+            throw .target(device: targetName, error)
         }
         if let rewrite {
             let ends: ConnectionEndpoints
             do {
                 ends = try await target.connectionEndpoints()
-            } catch let e as CastClientError {
-                throw .target(device: targetName, e)
             } catch {
-                throw .target(device: targetName, .notConnected)
+                throw .target(device: targetName, error)
             }
             snapshot = try await rewrite(snapshot, ends)
         }
@@ -69,10 +65,8 @@ public enum StreamTransfer {
         let loaded: MediaStatus
         do {
             loaded = try await load(snapshot, on: target.media, at: position)
-        } catch let e as CastClientError {
-            throw .target(device: targetName, e)
         } catch {
-            throw .target(device: targetName, .invalidArgument("\(error)"))
+            throw .target(device: targetName, error)
         }
         progress(.waitingForTarget)
         let outcome = await waitForPlayback(updates, session: loaded.mediaSessionId, paused: snapshot.paused, device: targetName)
@@ -88,11 +82,9 @@ public enum StreamTransfer {
         var stopFailure: String?
         do {
             _ = try await source.media.stop()
-        } catch let e as CastClientError {
-            // Ended meanwhile (someone stopped it): nothing left to stop.
-            if e != .noMediaSession { stopFailure = "\(sourceName): \(e.description)" }
         } catch {
-            stopFailure = "\(sourceName): \(error)"
+            // Ended meanwhile (someone stopped it): nothing left to stop.
+            if error != .noMediaSession { stopFailure = "\(sourceName): \(error.description)" }
         }
         return Report(snapshot: original, startedAt: position, targetStatus: shown, sourceStopFailure: stopFailure)
     }
