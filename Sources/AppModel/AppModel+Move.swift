@@ -145,3 +145,11 @@ actor MoveShares {
     private(set) var casts: [LocalCast] = []
     func add(_ cast: LocalCast) { casts.append(cast) }
 }
+
+extension DeviceInfo {
+    /// What Move to… says beside a device's name: "Group", or the model it reported (nothing
+    /// for a device added by address that has not said it).
+    public var moveDetail: String? {
+        isGroup ? tr("Group") : device.model.flatMap { $0.isEmpty ? nil : $0 }
+    }
+}

@@ -33,8 +33,7 @@ final class MoveDialog {
         dialog.setBody(tr("Play “{0}” on another device. The queue, the position, the subtitles and the speed go along.", model.title))
         let box: Box = ui.get("choices")
         for device in model.moveTargets {
-            let kind = device.isGroup ? tr("Group") : device.model
-            let choice = ToggleButton.choice(device.friendlyName, detail: kind.isEmpty ? nil : kind, maxWidthChars: 28)
+            let choice = ToggleButton.choice(device.friendlyName, detail: device.moveDetail, maxWidthChars: 28)
             if let first = choices.first { choice.join(first) }
             choice.onToggled { [unowned self] in self.choiceChanged() }
             box.append(choice)
