@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # SPDX-FileCopyrightText: CastDeck contributors
 # Screenshots of the window (device list, mini controller, expanded controller, ad banner,
-# chapters menu, tracks popover, style editor, a live stream behind its edge) in English and Persian, driven through AT-SPI against the demo receiver.
+# chapters menu, tracks popover, style editor, a live stream behind its edge, the Move dialog) in English and Persian, driven through AT-SPI against the demo receiver
+# (and a second simulator, "Kitchen Speaker", remembered by address, for Move to…).
 # Usage: scripts/screenshots.sh [OUTDIR]   (default: artifacts/screenshots, not committed)
 # SIZES="360x640 1280x800 1920x1080" (the default) picks the window sizes; files are named
 # <shot>-<size>-<lang>.png.
@@ -11,7 +12,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 out="${1:-$root/artifacts/screenshots}"
 mkdir -p "$out"
 cd "$root"
-[[ -n "${CASTDECK_SKIP_BUILD:-}" ]] || swift build --product castdeck >/dev/null
+[[ -n "${CASTDECK_SKIP_BUILD:-}" ]] || { swift build --product castdeck >/dev/null && swift build --product castctl >/dev/null; }
 ./scripts/build-data.sh >/dev/null
 bin="$root/.build/debug"
 
@@ -25,6 +26,11 @@ cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 
 trap cleanup EXIT
 export GDK_BACKEND=x11 GSK_RENDERER=cairo GTK_A11Y=atspi GSETTINGS_BACKEND=keyfile CASTDECK_NO_DISCOVERY=1
 /usr/libexec/at-spi-bus-launcher --launch-immediately >/dev/null 2>&1 & pids+=($!)
+# The device Move to… offers (scene 7).
+kitchen_out=$(mktemp)
+"$bin/castctl" receiver --port 0 --name "Kitchen Speaker" >"$kitchen_out" 2>/dev/null & pids+=($!)
+for _ in $(seq 100); do grep -q "^listening on " "$kitchen_out" 2>/dev/null && break; sleep 0.1; done
+kitchen_port=$(sed -n 's/^listening on .*://p' "$kitchen_out")
 sleep 0.5
 
 for size in ${SIZES:-360x640 1280x800 1920x1080}; do
@@ -38,6 +44,8 @@ for lang in ${LANGS:-en fa}; do
   # The window opens at the screen's size (the size it remembers, in a private keyfile).
   mkdir -p "$cfg/glib-2.0/settings"
   printf '[io/github/castdeck/CastDeck]\nwindow-width=%s\nwindow-height=%s\n' "$w" "$h" > "$cfg/glib-2.0/settings/keyfile"
+  mkdir -p "$cfg/castdeck"
+  printf '{"version": 1, "devices": [{"host": "127.0.0.1", "port": %s, "name": "Kitchen Speaker"}]}\n' "$kitchen_port" > "$cfg/castdeck/devices.json"
   dport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
   XDG_CONFIG_HOME="$cfg" LANGUAGE=$lang LC_ALL=C.UTF-8 CASTDECK_DEMO_PORT=$dport "$bin/castdeck" --demo >/dev/null 2>&1 & app=$!
   LANG_TAG="$size-$lang" OUT="$out" DEMO_PORT=$dport /usr/bin/python3 - <<'PY'
@@ -62,7 +70,8 @@ time.sleep(1.5)
 shot("1-device-list")
 buttons = lambda: [b for b in find_all(app, role="push button")]
 import re
-connect_name = re.compile("^" + re.escape(T("Connect to {0}")).replace(re.escape("{0}"), ".+") + "$")
+# The demo receiver (the Kitchen Speaker of scene 7 is listed too).
+connect_name = re.compile("^" + re.escape(T("Connect to {0}")).replace(re.escape("{0}"), ".*" + re.escape(T("Demo Receiver")) + ".*") + "$")
 connect = wait_for("connect button", lambda: [b for b in buttons() if connect_name.match(b.name)][0])
 click(connect)
 cast = wait_for("cast sample", lambda: [b for b in buttons() if b.name.lower() == T("Cast Sample").lower()][0])
@@ -122,6 +131,13 @@ sender.close()
 wait_for("the Live badge", lambda: find_all(app, T("Go to Live")))
 time.sleep(1.5)
 shot("6-live")
+# 7: Move to…, the other device chosen.
+click(find(app, T("Move to Another Device"), "push button"))
+dialog = find(app, T("Move Playback"), "dialog", timeout=20)
+choice = wait_for("a device to move to", lambda: [n for n in find_all(dialog) if n.getRoleName() in ("radio button", "toggle button")][0])
+click(choice)
+shot("7-move-dialog")
+os.system("xdotool key Escape")
 PY
   kill $app 2>/dev/null || true; wait $app 2>/dev/null || true
   rm -rf "$cfg"

@@ -43,6 +43,19 @@ extension AppModel {
             await session.leave()
             return
         }
+        // It answered: what an earlier probe said against it no longer holds.
+        if var answered = deviceList.first(where: { $0.id == device.id }), answered.probeFailure != nil {
+            answered.probeFailure = nil
+            answered.statusText = nil
+            fold(.updated(answered))
+        }
+        await takeOver(session, device: device)
+        if !pendingFiles.isEmpty { await castFiles(pendingFiles) }
+    }
+
+    /// Makes `session` the one the window follows, leaving the one before (its app plays on):
+    /// after connecting, and after playback moved to another device (AppModel+Move.swift).
+    func takeOver(_ session: CastSession, device: DeviceInfo) async {
         if let old = self.session {
             forgetSession()
             await old.leave()
@@ -52,14 +65,7 @@ extension AppModel {
         // What the session knows already is shown at once; its streams bring every change.
         receiverStatus = await session.receiverStatus
         adopt(await session.media.snapshot, from: session)
-        // It answered: what an earlier probe said against it no longer holds.
-        if var answered = deviceList.first(where: { $0.id == device.id }), answered.probeFailure != nil {
-            answered.probeFailure = nil
-            answered.statusText = nil
-            fold(.updated(answered))
-        }
         follow(session, name: device.friendlyName)
-        if !pendingFiles.isEmpty { await castFiles(pendingFiles) }
     }
 
     /// Connects again to a device a toast offered ("Try Again").

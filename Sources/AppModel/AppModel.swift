@@ -36,8 +36,10 @@
 // +ThisComputer (what follows from serving media from here: the quit question, the CORS check,
 // ended shares), +ForeignApp (an app CastDeck did not start: its name, icon, status, Stop; the
 // device's kind: fixed volume, input, audio only), +Group (a speaker group's members, a
-// speaker's own volume through a link to it, a speaker that left), +SessionEnd (how a session went away, in one
-// sentence, and Resume), Localization
+// speaker's own volume through a link to it, a speaker that left), +SessionEnd (how a session
+// went away, in one sentence, and Resume), +Move (Move to…: playback moved to another device
+// with CastClient's StreamTransfer, files shared anew for it, the window then following the
+// target), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
 import CastDiscovery
@@ -159,6 +161,10 @@ public final class AppModel {
     public internal(set) var pendingFiles: [String] = []
     /// The style being edited (previewed locally; Apply sends it).
     public var draftStyle: TextTrackStyle
+    /// A move to another device under way (AppModel+Move.swift); nil otherwise.
+    public internal(set) var moveProgress: MoveProgress?
+    /// Opens the Move to… dialog (AppAction.moveTo); nil where there is no window.
+    @ObservationIgnored public var movePrompt: (@MainActor () -> Void)?
     /// A sample media item to offer (set in demo mode).
     public var sampleMedia: MediaInformation?
     /// The receiver's queue as CastClient's model knows it (AppModel+Queue.swift).

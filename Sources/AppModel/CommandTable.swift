@@ -109,6 +109,10 @@ extension AppAction {
         case resumeEnded = "resume-ended"
         /// Ends the app CastDeck did not start (AppModel+ForeignApp).
         case stopOtherApp = "stop-other-app"
+        /// Opens Move to… (the dialog of devices to move playback to; AppModel+Move).
+        case moveTo = "move-to"
+        /// Moves playback to the dialog's device at this index of `moveTargets`.
+        case moveToDevice = "move-to-device"
 
         /// This command's entry in the table.
         public var command: AppCommand { AppCommand.table[self]! }
@@ -348,6 +352,8 @@ extension AppAction.Name {
             AppCommand({ tr("Resume") }, enabled: { $0.isConnected && $0.sessionEnd?.resumeAt != nil }, run: { m, _ in await m.resumeEnded() })
         case .stopOtherApp:
             AppCommand({ tr("Stop App") }, enabled: { $0.canStopOtherApp }, run: { m, _ in await m.stopOtherApp() })
+        case .moveTo: AppCommand.moveTo  // CommandTable+Move.swift
+        case .moveToDevice: AppCommand.moveToDevice  // CommandTable+Move.swift
         }
     }
 }

@@ -24,6 +24,9 @@
 // the latest; Broadcast and PublishedValue are the only locks (the stream plumbing).
 //
 //   CastClientProber ── answers CastDiscovery's DeviceProber ("connect + GET_STATUS")
+//   StreamTransfer ── moves what plays from one session's device to another's (a
+//                     PlaybackSnapshot read from the source, loaded on the target, then the
+//                     source stopped); castctl move and the window's Move to… call it
 //
 // Received messages are read loosely (CastProtocol leaves out what it cannot read and says
 // what; the connection logs it at debug level), so a real device's odd reply still answers

@@ -42,6 +42,7 @@ public struct CastCtl: AsyncParsableCommand {
             NextCommand.self,
             PrevCommand.self,
             QueueCommand.self,
+            MoveCommand.self,
             SendCommand.self,
             DiscoverCommand.self,
         ]

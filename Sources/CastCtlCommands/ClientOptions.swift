@@ -46,16 +46,7 @@ struct ClientOptions: ParsableArguments {
     private func runSession<T: Sendable>(reconnect: Bool, _ body: (CastSession) async throws -> T) async throws -> T {
         Self.bootstrapLogging(verbose: verbose)
         let device = try await target.resolve()
-        var configuration = CastClientConfiguration()
-        configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
-        configuration.connectTimeout = .milliseconds(Int64(timeout * 1000))
-        configuration.reconnect =
-            reconnect
-            ? configuration.reconnect.applying(environment: ProcessInfo.processInfo.environment) : .disabled
-        var logger = Logger(label: "castctl.protocol")
-        logger.logLevel = verbose ? .trace : .warning
-        configuration.logger = logger
-        try auth.apply(to: &configuration, timeout: timeout)
+        let configuration = try makeConfiguration(reconnect: reconnect)
         // A device named by its id or friendly name is looked up again before each reconnect
         // attempt: it may come back on another address or port.
         let query = device.byName ? target.text : nil
@@ -78,6 +69,22 @@ struct ClientOptions: ParsableArguments {
             await session.disconnect()
             throw error
         }
+    }
+
+    /// The client configuration these options ask for (timeouts, trust, logging); a command
+    /// that opens a second session (`move`) uses it too.
+    func makeConfiguration(reconnect: Bool = false) throws -> CastClientConfiguration {
+        var configuration = CastClientConfiguration()
+        configuration.requestTimeout = .milliseconds(Int64(timeout * 1000))
+        configuration.connectTimeout = .milliseconds(Int64(timeout * 1000))
+        configuration.reconnect =
+            reconnect
+            ? configuration.reconnect.applying(environment: ProcessInfo.processInfo.environment) : .disabled
+        var logger = Logger(label: "castctl.protocol")
+        logger.logLevel = verbose ? .trace : .warning
+        configuration.logger = logger
+        try auth.apply(to: &configuration, timeout: timeout)
+        return configuration
     }
 
     /// Joins the app running on the device, or fails with a hint to cast something.

@@ -29,6 +29,11 @@ struct DeviceOption: ParsableArguments {
     /// Resolves the option to an address and the id under which its session is remembered.
     func resolve() async throws -> ResolvedDevice {
         guard let text else { throw CommandFailure("Say which device to use: --device NAME or HOST[:PORT].") }
+        return try await Self.resolve(text)
+    }
+
+    /// Resolves a device given as text (`--device`, `move --to`).
+    static func resolve(_ text: String) async throws -> ResolvedDevice {
         if DeviceAddress.looksLikeAddress(text) {
             do {
                 let address = try DeviceAddress(parsing: text)

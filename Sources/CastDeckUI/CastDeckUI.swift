@@ -29,7 +29,8 @@
 //      │        │                             ticks, Previous/Next chapter, the Chapters menu
 //      │        ├─ ±30 s, Play/Pause, Stop    (win.seek-back-30, win.toggle-play, …)
 //      │        ├─ 0.5× 1× 2×                 toggles bound to the stateful win.rate
-//      │        └─ Mute, Volume, Subtitles and audio → TracksPopover [tracks-popover.ui],
+//      │        └─ Mute, Volume, Stop Casting, Move to… → MoveDialog [move-dialog.ui],
+//      │                                      Subtitles and audio → TracksPopover [tracks-popover.ui],
 //      │                                      Subtitle style → StyleEditor [style-editor.ui]
 //      └─ GtkRevealer: MiniController         [mini-controller.ui] (hidden, not just slid away,
 //                                             while the player page shows)

@@ -105,6 +105,8 @@ public final class MainWindow {
         }
         // "Cast a file" (AppAction.chooseFiles): the chooser is the window's; the files go to the model.
         model.filePicker = { [unowned self] in self.chooseFiles() }
+        // Move to… (AppAction.moveTo): the dialog of devices to move playback to.
+        model.movePrompt = { [unowned self] in MoveDialog.present(parent: self.window.asWindow, model: self.model) }
         installLinkOpener()  // Learn More (MainWindow+Links.swift)
         // Casting what stopped part-way asks first; Preferences (AppAction.showPreferences).
         model.resumePrompt = { [unowned self] question in await ResumeDialog.ask(parent: self.window.asWindow, question) }

@@ -16,7 +16,7 @@ final class ResourceTests: XCTestCase {
     static let uiFiles =
         [
             "main-window", "device-list", "device-row", "add-device-dialog", "mini-controller",
-            "expanded-controller", "tracks-popover", "style-editor", "mini-player", "preferences-window",
+            "expanded-controller", "tracks-popover", "style-editor", "mini-player", "preferences-window", "move-dialog",
         ].map { "\(prefix)/ui/\($0).ui" }
         + ["\(prefix)/ui/shortcuts.ui"]
 

@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds|move runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -241,5 +241,34 @@ kstatus=0
 CASTCTL="$bin/castctl" CASTDECK="$bin/castdeck" KINDS_FILE="$work/media/film.mp4" KINDS_FILE_TITLE="Test Film" \
   SHOTS_DIR="${SHOTS_DIR:-}" timeout 400 /usr/bin/python3 Tests/System/gui/test_kinds.py || kstatus=$?
 [[ $kstatus -eq 0 ]] || status=$kstatus
+fi
+
+# Move to… (test_move.py, issue 32): two simulators, the target remembered by address by name;
+# pychromecast from the project's venv plays a queue on the source and checks both devices
+# after the move. GUI_ONLY=move runs this part alone.
+if [[ $only == all || $only == move ]]; then
+[[ -x .venv/bin/python ]] || ./scripts/setup.sh
+"$bin/castctl" receiver --port 0 --name "Living Room TV" >"$work/move-source.out" 2>"$work/move-source.log" & pids+=($!)
+"$bin/castctl" receiver --port 0 --name "Kitchen Speaker" >"$work/move-target.out" 2>"$work/move-target.log" & pids+=($!)
+for f in move-source move-target; do
+  for _ in $(seq 100); do grep -q "^listening on " "$work/$f.out" 2>/dev/null && break; sleep 0.1; done
+done
+msrc="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/move-source.out")"
+mtgt="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/move-target.out")"
+mcfg="$work/move-config"
+mkdir -p "$mcfg/castdeck"
+cat >"$mcfg/castdeck/devices.json" <<JSON
+{"version": 1, "devices": [{"host": "127.0.0.1", "port": ${mtgt##*:}, "name": "Kitchen Speaker"}]}
+JSON
+XDG_CONFIG_HOME="$mcfg" "$bin/castdeck" --device "$msrc" >"$work/move.log" 2>&1 & pids+=($!)
+mstatus=0
+CASTCTL="$bin/castctl" MOVE_SOURCE="$msrc" MOVE_TARGET="$mtgt" VENV_PYTHON="$root/.venv/bin/python" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_move.py || mstatus=$?
+if [[ $mstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -80 "$work/move.log"; echo "--- source log"; tail -20 "$work/move-source.log"
+  echo "--- target log"; tail -20 "$work/move-target.log"
+  status=$mstatus
+fi
+for _ in 1 2 3; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
 fi
 exit $status

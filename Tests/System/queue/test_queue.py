@@ -152,3 +152,17 @@ def test_a_playlist_of_a_thousand_items_stays_responsive(receiver, pycast, tmp_p
     listed = time.monotonic() - t1
     raw.wait_for(lambda s: s.get("currentItemId") == ids_msg["itemIds"][-1])
     print(f"\n1,000-item playlist: cast {loaded:.2f} s, jump + full listing {listed:.2f} s")
+
+
+def test_move_refuses_files_another_castctl_serves(receiver, serving_album):
+    """The files are served by the castctl that cast them, to this receiver only: `castctl move`
+    says to cast them to the other device, and the queue plays on here."""
+    other = _c.start_receiver()
+    try:
+        p = castctl(receiver, "move", "--to", other.device, check=False)
+        assert p.returncode == 1
+        assert "is served from this computer" in p.stderr and f"--device {other.device}" in p.stderr, p.stderr
+        assert castctl_json(receiver, "status")["media"]["playerState"] == "PLAYING"
+        assert (castctl_json(other, "status").get("media") or {}).get("playerState") in (None, "IDLE")
+    finally:
+        _c.stop_receiver(other)
