@@ -104,9 +104,11 @@ public final class VideoEncoder: Sendable {
                 break
             } catch {}
         }
-        process.waitUntilExit()
+        // Not waitUntilExit, which can wait forever on Linux: its output has ended, so it is ending.
+        for _ in 0..<200 where process.isRunning { usleep(10_000) }
         guard isCurrent(generation) else { return }
         let said = String(decoding: err.readDataToEndOfFile(), as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
-        continuation.yield(.ended(failure ?? said ?? "ffmpeg ended with status \(process.terminationStatus)"))
+        let status = process.isRunning ? "ffmpeg stopped writing" : "ffmpeg ended with status \(process.terminationStatus)"
+        continuation.yield(.ended(failure ?? said ?? status))
     }
 }

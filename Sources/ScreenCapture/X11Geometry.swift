@@ -12,17 +12,11 @@ extension CaptureSource {
         case .x11Screen: args.append("-root")
         case .x11Window(_, let id): args += ["-id", "0x" + String(id, radix: 16)]
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        p.arguments = ["xwininfo"] + args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        do { try p.run() } catch { throw .sourceUnavailable("xwininfo could not be started; install x11-utils to mirror an X11 screen") }
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let size = Self.parseXwininfo(text) else {
+        guard let result = ToolRun.run(["xwininfo"] + args) else {
+            throw .sourceUnavailable("xwininfo could not be started; install x11-utils to mirror an X11 screen")
+        }
+        let (text, said) = (result.output, result.errors)
+        guard result.status == 0, let size = Self.parseXwininfo(text) else {
             if case .x11Window(_, let id) = self, said.contains("BadWindow") || said.contains("No such window") {
                 throw .sourceUnavailable("There is no window 0x\(String(id, radix: 16)) on display \(display) (it may have closed).")
             }
