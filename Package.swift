@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "castctl", targets: ["castctl"]),
         .library(name: "LocalMedia", targets: ["LocalMedia"]),
         .library(name: "ScreenCapture", targets: ["ScreenCapture"]),
+        .library(name: "CastStreaming", targets: ["CastStreaming"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
@@ -301,6 +302,23 @@ let package = Package(
         // window), the quality plan, ffmpeg's command lines, the IVF reader, the encoder process.
         .target(name: "ScreenCapture"),
         .testTarget(name: "ScreenCaptureTests", dependencies: ["ScreenCapture"]),
+        // Cast Streaming (issue 33): OFFER/ANSWER, Cast RTP packets, AES-CTR frame crypto,
+        // RTCP, and the sender and receiver sessions over UDP; used by castctl and the simulator.
+        .target(
+            name: "CastStreaming",
+            dependencies: [
+                "CastProtocol",
+                "ScreenCapture",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "CastStreamingTests",
+            dependencies: ["CastStreaming", "CastProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
