@@ -128,6 +128,8 @@ let package = Package(
             name: "CastReceiver",
             dependencies: [
                 "CastProtocol",
+                "CastStreaming",
+                "ScreenCapture",
                 "CastProtocolNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -147,6 +149,7 @@ let package = Package(
             name: "CastReceiverTests",
             dependencies: [
                 "CastReceiver",
+                "CastStreaming",
                 "CastProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -163,6 +166,8 @@ let package = Package(
                 "CastProtocol",
                 "CastDiscovery",
                 "LocalMedia",
+                "CastStreaming",
+                "ScreenCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -43,6 +43,7 @@ public struct CastCtl: AsyncParsableCommand {
             PrevCommand.self,
             QueueCommand.self,
             SendCommand.self,
+            MirrorCommand.self,
             DiscoverCommand.self,
         ]
     )

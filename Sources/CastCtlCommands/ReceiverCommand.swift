@@ -112,6 +112,13 @@ struct ReceiverCommand: AsyncParsableCommand {
     var foreignApps: [String] = []
 
     @Option(
+        name: .customLong("mirror-output"),
+        help: ArgumentHelp(
+            "Run the mirroring apps (Cast Streaming) and write what they receive and decode to this directory (docs/mirroring.md).",
+            valueName: "dir"))
+    var mirrorOutput: String?
+
+    @Option(
         name: .customLong("ambient-after"), help: ArgumentHelp("Ambient mode: close the app once its media has been paused this long.", valueName: "seconds"))
     var ambientAfter: Double?
 
@@ -200,6 +207,10 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.decodeFirstFrame = firstFrame
         config.liveWindow = liveWindow
         config.apps = try apps.map { try ReceiverApp.parse($0) } + foreignApps.compactMap { ReceiverApp.foreign[$0] }
+        if let mirrorOutput {
+            config.mirrorOutput = mirrorOutput
+            config.apps += [ReceiverApp.chromeMirroring, ReceiverApp.audioMirroring]
+        }
         config.replay = try replayScript()
         config.faults = FaultInjection(
             stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },
@@ -248,7 +259,7 @@ struct ReceiverCommand: AsyncParsableCommand {
     }
 
     /// Suspends until SIGINT or SIGTERM arrives; returns its number.
-    private static func waitForTerminationSignal() async -> Int32 {
+    static func waitForTerminationSignal() async -> Int32 {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let queue = DispatchQueue(label: "castctl.signals")
         var sources: [any DispatchSourceSignal] = []

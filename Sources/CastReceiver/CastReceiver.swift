@@ -14,6 +14,8 @@
 //           +MediaNamespace         media requests → MediaPlayer, MEDIA_STATUS fan-out
 //           +TestHooks              ADVANCE_CLOCK / CLOCK on the simulator namespace
 //           +Replay                 answers with messages recorded from a real device instead
+//           +Mirroring              Cast Streaming: OFFER → ANSWER, a StreamingReceiver per
+//                                   OFFER, frames to MirrorFrameSink (--mirror-output)
 //             └── MediaPlayer       pure state: +Time (breaks, end), +Requests, +Queue
 //
 //   ReceiverConfiguration: name, apps, faults, heartbeat, clock (SystemClock/ManualClock),

@@ -42,6 +42,9 @@ final class ReceiverCore: @unchecked Sendable {
     var ticker: RepeatedTask?
     /// DER of the TLS certificate senders see; deviceauth answers sign it (ReceiverCore+Auth.swift).
     var tlsCertificateDER: [UInt8] = []
+    /// The Cast Streaming session of a mirroring app, and how many there were (ReceiverCore+Mirroring.swift).
+    var mirroring: Mirroring?
+    var mirrorSessions = 0
 
     init(loop: any EventLoop, config: ReceiverConfiguration) {
         self.loop = loop
@@ -71,6 +74,7 @@ final class ReceiverCore: @unchecked Sendable {
         loop.assertInEventLoop()
         ticker?.cancel()
         ticker = nil
+        endMirroring()
         for c in connections.values {
             c.heartbeat?.cancel()
             c.channel.close(promise: nil)

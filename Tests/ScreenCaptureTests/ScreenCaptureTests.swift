@@ -80,3 +80,16 @@ final class ScreenCaptureTests: XCTestCase {
         XCTAssertFalse(EncodedVideoFrame.isVP8KeyFrame([]))
     }
 }
+
+final class AudioArgumentsTests: XCTestCase {
+    func testTheMonitorSourceIsEncodedAsOpusIn20MsPackets() {
+        let a = EncoderArguments.audio()
+        func value(_ flag: String) -> String? { a.firstIndex(of: flag).map { a[$0 + 1] } }
+        XCTAssertEqual(value("-f"), "pulse")
+        XCTAssertEqual(value("-i"), "@DEFAULT_MONITOR@")
+        XCTAssertEqual(value("-c:a"), "libopus")
+        XCTAssertEqual(value("-frame_duration"), "20")
+        XCTAssertEqual(a.last, "pipe:1")
+        XCTAssertEqual(EncoderArguments.audio(device: "sink.monitor").firstIndex(of: "sink.monitor").map { a[$0 - 1] }, "-i")
+    }
+}
