@@ -115,14 +115,18 @@ struct MirrorCommand: AsyncParsableCommand {
                     return .stopped
                 }
             }
+            let lost = Ending.failed("Lost the connection to \(session.device); mirroring ended.")
             group.addTask {
                 for await state in session.stateUpdates() {
-                    if case .disconnected = state { return .failed("Lost the connection to \(session.device); mirroring ended.") }
+                    if case .disconnected = state { return lost }
                 }
-                return .failed("Lost the connection to \(session.device); mirroring ended.")
+                return lost
             }
             group.addTask {
                 for await event in channel.updates() where event == .didDisconnect {
+                    // A dropped link also disconnects the channel, a moment before the state says so.
+                    try? await Task.sleep(for: .milliseconds(300))
+                    if case .disconnected = session.state { return lost }
                     return .failed("The mirroring app on \(session.device) was stopped; mirroring ended.")
                 }
                 return .stopped

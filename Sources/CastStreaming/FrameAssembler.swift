@@ -36,6 +36,11 @@ public struct FrameAssembler: Sendable {
     /// Packets dropped as hostile or stale: wrong SSRC, frame ids far from the present.
     public private(set) var rejected = 0
 
+    /// The most packets a frame may have: 4096 full packets are 6 MB, more than any frame of a
+    /// screen; a hostile sender announcing more would otherwise make the receiver hold 64 K
+    /// packets for each of 128 frames.
+    public static let maxPacketsPerFrame = 4096
+
     public init(senderSSRC: UInt32) { self.senderSSRC = senderSSRC }
 
     /// The full id of the next frame expected.
@@ -44,7 +49,7 @@ public struct FrameAssembler: Sendable {
     /// Takes one (decrypted-later) packet. False when it is not this stream's or is stale.
     @discardableResult
     public mutating func add(_ p: RTPPacket, now: Double) -> Bool {
-        guard p.ssrc == senderSSRC else {
+        guard p.ssrc == senderSSRC, Int(p.maxPacketID) < Self.maxPacketsPerFrame else {
             rejected += 1
             return false
         }

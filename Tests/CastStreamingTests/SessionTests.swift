@@ -82,7 +82,10 @@ final class SessionTests: XCTestCase {
         var farAhead = first
         farAhead.frameID = 200  // 200 frames ahead of the first: not a frame in flight
         XCTAssertFalse(assembler.add(farAhead, now: 0))
-        XCTAssertEqual(assembler.rejected, 2)
+        var huge = first
+        huge.maxPacketID = 60000  // a frame of 84 MB
+        XCTAssertFalse(assembler.add(huge, now: 0))
+        XCTAssertEqual(assembler.rejected, 3)
         XCTAssertTrue(assembler.add(first, now: 0))
         XCTAssertFalse(assembler.add(first, now: 0), "a duplicate")
         var otherShape = first
