@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "ImageCache", targets: ["ImageCache"]),
         .executable(name: "castctl", targets: ["castctl"]),
         .library(name: "LocalMedia", targets: ["LocalMedia"]),
+        .library(name: "ScreenCapture", targets: ["ScreenCapture"]),
+        .library(name: "CastStreaming", targets: ["CastStreaming"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
@@ -126,6 +128,8 @@ let package = Package(
             name: "CastReceiver",
             dependencies: [
                 "CastProtocol",
+                "CastStreaming",
+                "ScreenCapture",
                 "CastProtocolNIO",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -145,6 +149,7 @@ let package = Package(
             name: "CastReceiverTests",
             dependencies: [
                 "CastReceiver",
+                "CastStreaming",
                 "CastProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -161,6 +166,8 @@ let package = Package(
                 "CastProtocol",
                 "CastDiscovery",
                 "LocalMedia",
+                "CastStreaming",
+                "ScreenCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -295,6 +302,27 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             resources: [.copy("Fixtures")]
+        ),
+        // Screen mirroring (issue 33), capture and encoding: what to capture (X11 screen or
+        // window), the quality plan, ffmpeg's command lines, the IVF reader, the encoder process.
+        .target(name: "ScreenCapture"),
+        .testTarget(name: "ScreenCaptureTests", dependencies: ["ScreenCapture"]),
+        // Cast Streaming (issue 33): OFFER/ANSWER, Cast RTP packets, AES-CTR frame crypto,
+        // RTCP, and the sender and receiver sessions over UDP; used by castctl and the simulator.
+        .target(
+            name: "CastStreaming",
+            dependencies: [
+                "CastProtocol",
+                "ScreenCapture",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "CastStreamingTests",
+            dependencies: ["CastStreaming", "CastProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,6 +12,11 @@ extension CastSession {
     /// app lists the namespace.
     public func channel(namespace: String) async throws(CastClientError) -> CastChannel {
         try CastChannel.validate(namespace)
+        return registeredChannel(namespace)
+    }
+
+    /// The channel for `namespace`, made and connected as the app allows on first use.
+    func registeredChannel(_ namespace: String) -> CastChannel {
         if let existing = channels[namespace] { return existing }
         let ch = CastChannel(namespace: namespace, loop: loop)
         channels[namespace] = ch

@@ -44,6 +44,7 @@ public struct CastCtl: AsyncParsableCommand {
             QueueCommand.self,
             MoveCommand.self,
             SendCommand.self,
+            MirrorCommand.self,
             DiscoverCommand.self,
         ]
     )

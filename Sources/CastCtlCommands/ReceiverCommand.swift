@@ -127,6 +127,13 @@ struct ReceiverCommand: AsyncParsableCommand {
     var foreignApps: [String] = []
 
     @Option(
+        name: .customLong("mirror-output"),
+        help: ArgumentHelp(
+            "Run the mirroring apps (Cast Streaming) and write what they receive and decode to this directory (docs/mirroring.md).",
+            valueName: "dir"))
+    var mirrorOutput: String?
+
+    @Option(
         name: .customLong("ambient-after"), help: ArgumentHelp("Ambient mode: close the app once its media has been paused this long.", valueName: "seconds"))
     var ambientAfter: Double?
 
@@ -216,6 +223,10 @@ struct ReceiverCommand: AsyncParsableCommand {
         config.decodeFirstFrame = firstFrame
         config.liveWindow = liveWindow
         config.apps = try apps.map { try ReceiverApp.parse($0) } + foreignApps.compactMap { ReceiverApp.foreign[$0] }
+        if let mirrorOutput {
+            config.mirrorOutput = mirrorOutput
+            config.apps += [ReceiverApp.chromeMirroring, ReceiverApp.audioMirroring]
+        }
         config.replay = try replayScript()
         config.faults = FaultInjection(
             stopPongsAfter: stopPongsAfter.map { .milliseconds(Int64($0 * 1000)) },

@@ -16,6 +16,8 @@ public enum CastNamespace: Hashable, Sendable, CustomStringConvertible {
     public static let receiverURN = "urn:x-cast:com.google.cast.receiver"
     public static let mediaURN = "urn:x-cast:com.google.cast.media"
     public static let multizoneURN = "urn:x-cast:com.google.cast.multizone"
+    /// Cast Streaming's OFFER and ANSWER (screen mirroring, docs/mirroring.md).
+    public static let webrtcURN = "urn:x-cast:com.google.cast.webrtc"
     /// The prefix every namespace carries.
     public static let prefix = "urn:x-cast:"
     /// The longest namespace senders accept (the Android Cast SDK's limit).

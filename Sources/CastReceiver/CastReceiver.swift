@@ -16,6 +16,8 @@
 //           +Group                  a speaker group's leader and members (multizone, shared
 //                                   playback, member volumes); GroupSimulation starts one
 //           +Replay                 answers with messages recorded from a real device instead
+//           +Mirroring              Cast Streaming: OFFER → ANSWER, a StreamingReceiver per
+//                                   OFFER, frames to MirrorFrameSink (--mirror-output)
 //             └── MediaPlayer       pure state: +Time (breaks, end), +Requests, +Queue
 //
 //   ReceiverConfiguration: name, apps, faults, heartbeat, clock (SystemClock/ManualClock),

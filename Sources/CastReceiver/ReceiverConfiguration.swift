@@ -66,6 +66,9 @@ public struct ReceiverConfiguration: Sendable {
     /// The test hooks' namespace (docs/receiver.md) also on a real clock; with a ManualClock it
     /// is always there.
     public var testHooks: Bool = false
+    /// Cast Streaming (docs/mirroring.md): the directory the mirroring apps' received and
+    /// decoded frames are written to (`MirrorFrameSink`); nil: frames are received, not kept.
+    public var mirrorOutput: String?
 
     public init() {}
 

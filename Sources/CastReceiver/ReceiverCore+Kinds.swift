@@ -49,6 +49,7 @@ extension ReceiverCore {
             // back, idle, for whoever reconnects.
             logger.notice("test hook: rebooting")
             running = nil
+            endMirroring()
             isActiveInput = true
             isStandBy = false
             for c in connections.values { close(c) }

@@ -119,6 +119,7 @@ extension ReceiverCore {
     func stopRunningApp() {
         guard let app = running else { return }
         running = nil
+        endMirroring()
         logger.info("app stopped", metadata: ["cast.app.id": "\(app.app.appId)"])
         for c in connections.values {
             for sender in c.senders(connectedTo: app.transportId) {

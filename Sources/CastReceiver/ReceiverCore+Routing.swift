@@ -2,6 +2,7 @@
 // SPDX-FileCopyrightText: CastDeck contributors
 
 import CastProtocol
+import CastStreaming
 import Foundation
 import Logging
 import NIOCore
@@ -104,6 +105,7 @@ extension ReceiverCore {
         }
         switch ns {
         case .media: mediaCore.handleMedia(message, from: c)
+        case .custom(CastStreamingIDs.namespace) where app.app.mirrors: handleStreaming(message, from: c)
         default:
             if message.namespace == ReceiverApp.helloWorldNamespace {
                 // The echo keeps the received payload as it is held (bytes, no String made).

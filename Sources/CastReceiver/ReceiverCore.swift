@@ -44,6 +44,9 @@ final class ReceiverCore: @unchecked Sendable {
     var tlsCertificateDER: [UInt8] = []
     /// Leader or member of a simulated speaker group (ReceiverCore+Group.swift).
     var groupRole: GroupRole?
+    /// The Cast Streaming session of a mirroring app, and how many there were (ReceiverCore+Mirroring.swift).
+    var mirroring: Mirroring?
+    var mirrorSessions = 0
 
     init(loop: any EventLoop, config: ReceiverConfiguration) {
         self.loop = loop
@@ -73,6 +76,7 @@ final class ReceiverCore: @unchecked Sendable {
         loop.assertInEventLoop()
         ticker?.cancel()
         ticker = nil
+        endMirroring()
         for c in connections.values {
             c.heartbeat?.cancel()
             c.channel.close(promise: nil)

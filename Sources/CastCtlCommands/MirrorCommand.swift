@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import ArgumentParser
+import CastClient
+import CastProtocol
+import CastStreaming
+import Foundation
+import ScreenCapture
+
+/// `castctl mirror`: the screen or one window on the device over Cast Streaming (docs/mirroring.md).
+struct MirrorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
+        discussion: """
+            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app. \
+            Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
+            when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1.
+            """)
+
+    @OptionGroup var options: ClientOptions
+
+    @Option(help: ArgumentHelp("Mirror only this X11 window (its id, decimal or 0x…, as xwininfo prints it).", valueName: "ID"))
+    var window: String?
+
+    @Option(help: ArgumentHelp("The X11 display to capture (default: $DISPLAY).", valueName: "DISPLAY"))
+    var display: String?
+
+    @Option(help: ArgumentHelp("sharp (text), balanced or smooth (motion).", valueName: "QUALITY"))
+    var quality: String = MirrorQuality.balanced.rawValue
+
+    @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "SECONDS"))
+    var duration: Double?
+
+    @Option(name: .customLong("target-delay"), help: ArgumentHelp("The receiver's playout delay in milliseconds (Chrome: 400).", valueName: "MS"))
+    var targetDelay: Int = 400
+
+    func validate() throws {
+        if let window, CaptureSource.windowID(window) == nil { throw ValidationError("--window takes a window id such as 0x3a0000f or 60817423.") }
+        guard MirrorQuality(rawValue: quality) != nil else { throw ValidationError("--quality takes sharp, balanced or smooth.") }
+        if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds.") }
+        guard (20...4000).contains(targetDelay) else { throw ValidationError("--target-delay must be between 20 and 4000 milliseconds.") }
+    }
+
+    func run() async throws {
+        guard let display = display ?? ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty else {
+            throw CommandFailure("There is no X11 display to mirror: set DISPLAY or give --display (Wayland's screen-cast portal is not supported yet).")
+        }
+        let source: CaptureSource = window.flatMap(CaptureSource.windowID).map { .x11Window(display: display, id: $0) } ?? .x11Screen(display: display)
+        // Before any device is contacted: a missing display or window is said at once.
+        if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
+        let quality = MirrorQuality(rawValue: quality) ?? .balanced
+        let (duration, targetDelay) = (duration, targetDelay)
+        try await options.withSession(networkThread: false) { session in
+            let device = session.device
+            try await session.start(appID: CastStreamingIDs.mirroringApp)
+            let channel = await session.streamingChannel()
+            guard await channel.isConnected else {
+                throw CommandFailure("The mirroring app on \(device) does not speak Cast Streaming, so the screen cannot be sent.")
+            }
+            let signaling = StreamingSignaling(
+                send: { text in try await channel.send(text) },
+                incoming: AsyncStream { continuation in
+                    let task = Task {
+                        for await payload in channel.messages() { if case .string(let s) = payload { continuation.yield(s) } }
+                        continuation.finish()
+                    }
+                    continuation.onTermination = { _ in task.cancel() }
+                })
+            let mirror = MirrorSession(
+                source: source, quality: quality, host: device.host, targetDelayMs: targetDelay, signaling: signaling,
+                progress: { p in
+                    switch p {
+                    case .streaming(let plan): Console.out("Mirroring \(source) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s.\n")
+                    case .bitRate(let r): Console.err("castctl: the bit rate is now \(r / 1000) kb/s.\n")
+                    }
+                })
+            let ending = await Self.race(mirror: mirror, session: session, channel: channel, duration: duration)
+            let resent = await mirror.retransmitted
+            switch ending {
+            case .failed(let sentence):
+                throw CommandFailure(sentence)
+            case .stopped:
+                _ = try? await session.stop()
+                Console.out("Mirroring stopped (\(resent) packets sent again).\n")
+            }
+        }
+    }
+
+    enum Ending: Sendable {
+        case stopped
+        case failed(String)
+    }
+
+    /// Runs the mirror until a signal, the duration, a failure, the link or the app ending.
+    static func race(mirror: MirrorSession, session: CastSession, channel: CastChannel, duration: Double?) async -> Ending {
+        await withTaskGroup(of: Ending.self) { group in
+            group.addTask {
+                do {
+                    try await mirror.run()
+                    return .stopped
+                } catch let e as CastStreamingError {
+                    return .failed(e.description)
+                } catch {
+                    return .failed("\(error)")
+                }
+            }
+            group.addTask {
+                _ = await ReceiverCommand.waitForTerminationSignal()
+                return .stopped
+            }
+            if let duration {
+                group.addTask {
+                    try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
+                    return .stopped
+                }
+            }
+            let lost = Ending.failed("Lost the connection to \(session.device); mirroring ended.")
+            group.addTask {
+                for await state in session.stateUpdates() {
+                    if case .disconnected = state { return lost }
+                }
+                return lost
+            }
+            group.addTask {
+                for await event in channel.updates() where event == .didDisconnect {
+                    // A dropped link also disconnects the channel, a moment before the state says so.
+                    try? await Task.sleep(for: .milliseconds(300))
+                    if case .disconnected = session.state { return lost }
+                    return .failed("The mirroring app on \(session.device) was stopped; mirroring ended.")
+                }
+                return .stopped
+            }
+            let first = await group.next() ?? .stopped
+            group.cancelAll()
+            return first
+        }
+    }
+}

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+import CastStreaming
+import Foundation
+import ScreenCapture
+
+/// Where the simulator's Cast Streaming receiver puts what it got (`--mirror-output DIR`), for
+/// tests to read: `frames.jsonl`, one JSON line per frame received (`"event": "received"`:
+/// session, stream, frame id, key flag, bytes, time) and per picture decoded (`"decoded"`:
+/// its number, time, mean brightness 0–255 of a 64x36 grey copy); and every 15th decoded
+/// picture as `sN-frame-NNNNN.png`. ffmpeg decodes the VP8 frames, fed to it as IVF.
+final class MirrorFrameSink: @unchecked Sendable {
+    let directory: URL
+    let session: Int
+    private let queue = DispatchQueue(label: "castdeck.receiver.mirror")
+    private let lock = NSLock()
+    private var log: FileHandle?
+    private var decoder: Process?
+    private var input: FileHandle?
+    private var decoded = 0
+    static let thumb = (width: 64, height: 36)
+
+    init(directory: String, session: Int) {
+        self.directory = URL(fileURLWithPath: directory)
+        self.session = session
+        try? FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        let path = self.directory.appendingPathComponent("frames.jsonl").path
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        log = FileHandle(forWritingAtPath: path)
+        log?.seekToEndOfFile()
+    }
+
+    func take(_ frame: ReceivedFrame) {
+        let kind = frame.stream.kind == .video ? "video" : "audio"
+        write(
+            "{\"event\":\"received\",\"session\":\(session),\"stream\":\"\(kind)\",\"frame\":\(frame.frameID),\"key\":\(frame.isKey),"
+                + "\"bytes\":\(frame.data.count),\"at\":\(Self.time(frame.receivedAt))}")
+        guard frame.stream.kind == .video, frame.stream.codecName == "vp8" else { return }
+        queue.async { [self] in
+            if decoder == nil { startDecoder(frame.stream) }
+            try? input?.write(contentsOf: Data(IVFWriter.frame(frame.data, pts: UInt64(frame.frameID))))
+        }
+    }
+
+    func close() {
+        queue.async { [self] in
+            try? input?.close()
+            input = nil
+            decoder?.waitUntilExit()
+            lock.withLock {
+                try? log?.close()
+                log = nil
+            }
+        }
+    }
+
+    private func startDecoder(_ stream: OfferedStream) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        let png = directory.appendingPathComponent("s\(session)-frame-%05d.png").path
+        p.arguments = [
+            "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-f", "ivf", "-i", "pipe:0",
+            "-map", "0:v", "-vf", "select=not(mod(n\\,15))", "-fps_mode", "passthrough", png,
+            "-map", "0:v", "-vf", "scale=\(Self.thumb.width):\(Self.thumb.height),format=gray", "-f", "rawvideo", "pipe:1",
+        ]
+        let stdin = Pipe(), stdout = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = stdout
+        p.standardError = FileHandle.standardError
+        do { try p.run() } catch {
+            write("{\"event\":\"error\",\"session\":\(session),\"message\":\"ffmpeg could not be started\"}")
+            return
+        }
+        decoder = p
+        input = stdin.fileHandleForWriting
+        // A decoder that quits must not take the simulator with it (SIGPIPE).
+        signal(SIGPIPE, SIG_IGN)
+        try? input?.write(contentsOf: Data(IVFWriter.header(size: PixelSize(width: stream.width ?? 1280, height: stream.height ?? 720))))
+        let reader = Thread { [self] in readDecoded(stdout.fileHandleForReading) }
+        reader.start()
+    }
+
+    private func readDecoded(_ out: FileHandle) {
+        let size = Self.thumb.width * Self.thumb.height
+        var pending: [UInt8] = []
+        while true {
+            let chunk = out.availableData
+            if chunk.isEmpty { return }
+            pending += chunk
+            while pending.count >= size {
+                let picture = pending.prefix(size)
+                let luma = picture.reduce(0) { $0 + Int($1) } / size
+                pending.removeFirst(size)
+                decoded += 1
+                write("{\"event\":\"decoded\",\"session\":\(session),\"picture\":\(decoded),\"at\":\(Self.time(Date())),\"luma\":\(luma)}")
+            }
+        }
+    }
+
+    private func write(_ line: String) {
+        lock.withLock { log?.write(Data((line + "\n").utf8)) }
+    }
+
+    static func time(_ d: Date) -> String { String(format: "%.3f", d.timeIntervalSince1970) }
+}

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+// `castctl mirror`'s command line and `castctl receiver --mirror-output`.
+import ArgumentParser
+import XCTest
+
+@testable import CastCtlCommands
+
+final class MirrorArgumentsTests: XCTestCase {
+    let device = ["--device", "127.0.0.1:8009"]
+
+    func testMirrorOptions() throws {
+        let m = try XCTUnwrap(
+            CastCtl.parseForExecution(["mirror"] + device + ["--window", "0x3a0000f", "--quality", "sharp", "--duration", "5", "--display", ":3"])
+                as? MirrorCommand)
+        XCTAssertEqual(m.window, "0x3a0000f")
+        XCTAssertEqual(m.quality, "sharp")
+        XCTAssertEqual(m.duration, 5)
+        XCTAssertEqual(m.display, ":3")
+        XCTAssertEqual(m.targetDelay, 400)
+        let plain = try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device) as? MirrorCommand)
+        XCTAssertEqual(plain.quality, "balanced")
+        XCTAssertNil(plain.window)
+    }
+
+    func testBadMirrorUsageExitsWithTwo() {
+        for (args, text) in [
+            (["--window", "window"], "--window"), (["--quality", "ultra"], "sharp, balanced or smooth"), (["--duration", "0"], "--duration"),
+            (["--target-delay", "5"], "--target-delay"),
+        ] {
+            XCTAssertThrowsError(try CastCtl.parseForExecution(["mirror"] + device + args)) { error in
+                XCTAssertEqual(CastCtl.exitStatus(for: error), 2, "\(args)")
+                XCTAssertTrue(CastCtl.fullMessage(for: error).contains(text), CastCtl.fullMessage(for: error))
+            }
+        }
+    }
+
+    func testReceiverMirrorOutput() throws {
+        let r = try XCTUnwrap(CastCtl.parseForExecution(["receiver", "--port", "0", "--mirror-output", "/tmp/x"]) as? ReceiverCommand)
+        XCTAssertEqual(r.mirrorOutput, "/tmp/x")
+    }
+}
