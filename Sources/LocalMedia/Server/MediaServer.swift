@@ -130,7 +130,7 @@ public final class MediaServer: Sendable {
         add(SharedEntry(name: entry, content: .generated(source), contentType: "", peer: normalizedIP(peer)))
     }
 
-    private func add(_ entry: SharedEntry) -> SharedItem {
+    func add(_ entry: SharedEntry) -> SharedItem {
         var rng = SystemRandomNumberGenerator()
         let token = (0..<2).map { _ in
             let s = String(rng.next() as UInt64, radix: 16)
