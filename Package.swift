@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ImageCache", targets: ["ImageCache"]),
         .executable(name: "castctl", targets: ["castctl"]),
         .library(name: "LocalMedia", targets: ["LocalMedia"]),
+        .library(name: "ScreenCapture", targets: ["ScreenCapture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-protobuf.git", exact: "1.39.0"),
@@ -296,6 +297,10 @@ let package = Package(
             ],
             resources: [.copy("Fixtures")]
         ),
+        // Screen mirroring (issue 33), capture and encoding: what to capture (X11 screen or
+        // window), the quality plan, ffmpeg's command lines, the IVF reader, the encoder process.
+        .target(name: "ScreenCapture"),
+        .testTarget(name: "ScreenCaptureTests", dependencies: ["ScreenCapture"]),
     ],
     swiftLanguageModes: [.v6]
 )

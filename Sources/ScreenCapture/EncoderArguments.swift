@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+/// ffmpeg's command lines for capturing and encoding. ffmpeg runs as a child process and
+/// writes the encoded stream to its stdout, one packet flushed at a time.
+public enum EncoderArguments {
+    /// The screen or a window through x11grab, scaled to the plan's size and encoded as VP8 for
+    /// real time: no look-ahead (`-lag-in-frames 0`), no alternate reference frames, error
+    /// resilient (a lost frame does not spoil the ones after it), a key frame only at the start
+    /// and every `keyInterval` seconds (the sender restarts the encoder when the receiver
+    /// reports a lost picture), written as IVF (`IVFReader`).
+    public static func video(source: CaptureSource, plan: VideoPlan, keyInterval: Int = 10, drawMouse: Bool = true) -> [String] {
+        var input = ["-f", "x11grab", "-framerate", "\(plan.fps)", "-draw_mouse", drawMouse ? "1" : "0"]
+        switch source {
+        case .x11Screen(let display):
+            input += ["-i", display]
+        case .x11Window(let display, let id):
+            input += ["-window_id", "\(id)", "-i", display]
+        }
+        let rate = "\(plan.bitRate)"
+        return ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + input + [
+            "-vf", "scale=\(plan.size.width):\(plan.size.height):flags=bilinear,format=yuv420p",
+            "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-lag-in-frames", "0", "-auto-alt-ref", "0",
+            "-error-resilient", "1", "-b:v", rate, "-maxrate", rate, "-bufsize", "\(plan.bitRate / 2)",
+            "-g", "\(max(1, plan.fps * keyInterval))", "-threads", "2",
+            "-f", "ivf", "-flush_packets", "1", "pipe:1",
+        ]
+    }
+
+    /// The desktop's sound: the monitor of the default PulseAudio (or PipeWire-Pulse) output,
+    /// `device` naming another source; encoded as Opus in 20 ms packets for low delay, 48 kHz
+    /// stereo, written as Ogg with a page per packet.
+    public static func audio(device: String = "@DEFAULT_MONITOR@", bitRate: Int = 128_000) -> [String] {
+        [
+            "-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer",
+            "-f", "pulse", "-fragment_size", "3840", "-i", device,
+            "-c:a", "libopus", "-application", "lowdelay", "-frame_duration", "20", "-b:a", "\(bitRate)", "-ac", "2", "-ar", "48000",
+            "-f", "ogg", "-page_duration", "20000", "-flush_packets", "1", "pipe:1",
+        ]
+    }
+}

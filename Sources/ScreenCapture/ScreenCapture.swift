@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+// ScreenCapture: what to capture and how to encode it for screen mirroring (issue 33), with
+// ffmpeg as the capturer and encoder (a child process; nothing here links a codec).
+//
+//   CaptureSource       the whole X11 screen or one X11 window (`x11Geometry` reads its size)
+//   MirrorQuality       Sharp / Balanced / Smooth → a `VideoPlan` (size, frame rate, bit rate)
+//                       fitted to the source and to what the receiver accepts (`VideoLimits`)
+//   EncoderArguments    the ffmpeg command line: x11grab → VP8 (libvpx, realtime) as IVF on
+//                       stdout, and the desktop's sound (PulseAudio/PipeWire monitor) → Opus
+//   IVFReader           incremental reader of that IVF stream: frames with their key flag
+//   VideoEncoder        runs ffmpeg, hands out encoded frames, restarts it for a key frame,
+//                       a new bit rate or a new size
+//
+// Used by CastStreaming's sender (`castctl mirror`) and by the HTTP live path.
+
+/// What is mirrored.
+public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
+    /// The whole screen of an X11 display (`$DISPLAY`, e.g. ":0").
+    case x11Screen(display: String)
+    /// One X11 window by its id (as `xwininfo` prints it), on a display.
+    case x11Window(display: String, id: UInt32)
+
+    public var display: String {
+        switch self {
+        case .x11Screen(let d), .x11Window(let d, _): d
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .x11Screen(let d): "the screen of display \(d)"
+        case .x11Window(let d, let id): "window 0x\(String(id, radix: 16)) on display \(d)"
+        }
+    }
+
+    /// A window id as given on a command line: decimal or 0x-prefixed hexadecimal.
+    public static func windowID(_ text: String) -> UInt32? {
+        let t = text.lowercased()
+        if t.hasPrefix("0x") { return UInt32(t.dropFirst(2), radix: 16) }
+        return UInt32(t)
+    }
+}
+
+/// A size in pixels.
+public struct PixelSize: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+    public var description: String { "\(width)x\(height)" }
+}
+
+/// Why capturing or encoding cannot go on, said so a person can act on it.
+public enum ScreenCaptureError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No X server answers on the display (or it has no such window).
+    case sourceUnavailable(String)
+    /// ffmpeg is missing, or could not start capturing.
+    case encoderFailed(String)
+
+    public var description: String {
+        switch self {
+        case .sourceUnavailable(let s): s
+        case .encoderFailed(let s): s
+        }
+    }
+}
