@@ -162,6 +162,7 @@ let package = Package(
                 "CastProtocol",
                 "CastDiscovery",
                 "LocalMedia",
+                "ScreenCapture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

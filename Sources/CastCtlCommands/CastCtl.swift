@@ -44,6 +44,7 @@ public struct CastCtl: AsyncParsableCommand {
             QueueCommand.self,
             SendCommand.self,
             DiscoverCommand.self,
+            MirrorCommand.self,
         ]
     )
 

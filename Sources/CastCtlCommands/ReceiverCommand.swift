@@ -248,7 +248,7 @@ struct ReceiverCommand: AsyncParsableCommand {
     }
 
     /// Suspends until SIGINT or SIGTERM arrives; returns its number.
-    private static func waitForTerminationSignal() async -> Int32 {
+    static func waitForTerminationSignal() async -> Int32 {
         let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
         let queue = DispatchQueue(label: "castctl.signals")
         var sources: [any DispatchSourceSignal] = []

@@ -42,6 +42,9 @@ public struct SharedItem: Sendable, Hashable {
 /// It binds one address, the local address of the socket that talks to the device, so
 /// files are offered only on the interface that reaches it. Each shared file gets a
 /// random token; revoking the token (when its cast ends) makes its URL answer 404.
+///
+/// What a token serves: a file, bytes made here, files made on demand (HLS), or a live
+/// stream answered with one endless response per GET (`share(live:)`, Live/LiveStream.swift).
 public final class MediaServer: Sendable {
     /// The address the server listens on (numeric).
     public let host: String
