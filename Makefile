@@ -8,7 +8,7 @@ SWIFT ?= swift
 # Executables the tests run as separate processes.
 TEST_TOOLS := castctl imagecache-writer castdeck
 
-.PHONY: demo check setup build test system-test bench fuzz soak lint format deb package-test
+.PHONY: demo check setup build test system-test bench fuzz soak mirror-soak lint format deb package-test
 
 setup:
 	./scripts/setup.sh
@@ -64,3 +64,8 @@ SOAK_SECONDS ?= 7200
 soak: setup
 	SOAK_SECONDS=$(SOAK_SECONDS) LOAD_COMMANDS=$${LOAD_COMMANDS:-2000} LOAD_RESULTS=$${LOAD_RESULTS:-/tmp/castdeck-soak-results.json} \
 	  bash Tests/System/run-load.sh
+
+# Thirty minutes of screen mirroring over HTTP at 720p30 (Benchmarks/mirror/run.sh): the
+# glass-to-glass delay must not drift (drift = last fifth's median − first fifth's).
+mirror-soak: setup
+	BENCH_MIRROR_SECONDS=$${BENCH_MIRROR_SECONDS:-1800} BENCH_MIRROR_SIZES=1280x720 BENCH_MIRROR_PATHS=http ./Benchmarks/mirror/run.sh

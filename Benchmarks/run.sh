@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 areas=("$@")
-((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode play move)
+((${#areas[@]})) || areas=(protocol receiver discovery client imagecache gui localmedia transcode play move mirror)
 source Benchmarks/lib.sh
 bin() { swift build "${RELEASE[@]}" --product "$1" >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/$1"; }
 # Everything is logged; every benchmark prints its comparisons as `bench-result:` lines, which
@@ -51,6 +51,9 @@ for area in "${areas[@]}"; do
     move)
       echo "== move: castctl move between two devices — the gap on the source and the target, vs a naive pychromecast transfer"
       ./Benchmarks/move/run.sh ;;
+    mirror)
+      echo "== mirror: glass-to-glass delay and encoder CPU at 720p30 and 1080p30, HTTP live path vs an mkchromecast-style pipeline"
+      ./Benchmarks/mirror/run.sh ;;
     *) echo "unknown benchmark area: $area" >&2; exit 2 ;;
   esac
  ) 2>&1 | tee -a "$log" || failed+=("$area")

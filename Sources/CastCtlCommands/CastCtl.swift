@@ -46,6 +46,7 @@ public struct CastCtl: AsyncParsableCommand {
             SendCommand.self,
             MirrorCommand.self,
             DiscoverCommand.self,
+            MirrorCommand.self,
         ]
     )
 

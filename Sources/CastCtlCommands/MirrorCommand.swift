@@ -8,14 +8,16 @@ import CastStreaming
 import Foundation
 import ScreenCapture
 
-/// `castctl mirror`: the screen or one window on the device over Cast Streaming (docs/mirroring.md).
+/// `castctl mirror`: the screen or one window on the device over Cast Streaming
+/// (docs/mirroring.md), or with `--http` as a live video for the Default Media Receiver
+/// (MirrorCommand+HTTP.swift, docs/mirroring-http.md).
 struct MirrorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
         discussion: """
             Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app. \
             Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
-            when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1.
+            when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1.             With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver             instead (seconds behind, for devices or networks where Cast Streaming fails).
             """)
 
     @OptionGroup var options: ClientOptions
@@ -35,11 +37,24 @@ struct MirrorCommand: AsyncParsableCommand {
     @Option(name: .customLong("target-delay"), help: ArgumentHelp("The receiver's playout delay in milliseconds (Chrome: 400).", valueName: "MS"))
     var targetDelay: Int = 400
 
+    @Flag(help: "Send the screen as a live video over HTTP for the Default Media Receiver (for devices or networks where Cast Streaming fails).")
+    var http = false
+
+    @Flag(help: "With --http: send the desktop's sound too (the PulseAudio/PipeWire monitor of the default output).")
+    var audio = false
+
+    @Option(
+        name: .customLong("media-port"),
+        help: ArgumentHelp("With --http: serve the stream on this TCP port (default: the first free of 8010–8019).", valueName: "PORT"))
+    var mediaPort: Int?
+
     func validate() throws {
         if let window, CaptureSource.windowID(window) == nil { throw ValidationError("--window takes a window id such as 0x3a0000f or 60817423.") }
         guard MirrorQuality(rawValue: quality) != nil else { throw ValidationError("--quality takes sharp, balanced or smooth.") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard (20...4000).contains(targetDelay) else { throw ValidationError("--target-delay must be between 20 and 4000 milliseconds.") }
+        if let mediaPort, !(1...65535).contains(mediaPort) { throw ValidationError("--media-port must be a TCP port (1–65535).") }
+        if !http, audio || mediaPort != nil { throw ValidationError("--audio and --media-port go with --http (Cast Streaming sends no sound yet).") }
     }
 
     func run() async throws {
@@ -50,6 +65,7 @@ struct MirrorCommand: AsyncParsableCommand {
         // Before any device is contacted: a missing display or window is said at once.
         if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
         let quality = MirrorQuality(rawValue: quality) ?? .balanced
+        if http { return try await runHTTP(source: source, quality: quality) }
         let (duration, targetDelay) = (duration, targetDelay)
         try await options.withSession(networkThread: false) { session in
             let device = session.device

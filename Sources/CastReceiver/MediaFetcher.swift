@@ -94,7 +94,7 @@ enum MediaFetcher {
             }
         }
         var duration: Double?
-        if media.duration == nil, !served.hasPrefix("image/") {
+        if media.duration == nil, !served.hasPrefix("image/"), media.streamType != .live {  // a live stream has no duration to read
             if let hlsDuration { duration = hlsDuration } else { duration = await readDuration(url) }
         }
         return .playable(duration: duration)

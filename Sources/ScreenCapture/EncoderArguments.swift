@@ -10,15 +10,8 @@ public enum EncoderArguments {
     /// and every `keyInterval` seconds (the sender restarts the encoder when the receiver
     /// reports a lost picture), written as IVF (`IVFReader`).
     public static func video(source: CaptureSource, plan: VideoPlan, keyInterval: Int = 10, drawMouse: Bool = true) -> [String] {
-        var input = ["-f", "x11grab", "-framerate", "\(plan.fps)", "-draw_mouse", drawMouse ? "1" : "0"]
-        switch source {
-        case .x11Screen(let display):
-            input += ["-i", display]
-        case .x11Window(let display, let id):
-            input += ["-window_id", "\(id)", "-i", display]
-        }
         let rate = "\(plan.bitRate)"
-        return ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + input + [
+        return ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + captureInput(source: source, fps: plan.fps, drawMouse: drawMouse) + [
             "-vf", "scale=\(plan.size.width):\(plan.size.height):flags=bilinear,format=yuv420p",
             "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-lag-in-frames", "0", "-auto-alt-ref", "0",
             "-error-resilient", "1", "-b:v", rate, "-maxrate", rate, "-bufsize", "\(plan.bitRate / 2)",
@@ -31,11 +24,27 @@ public enum EncoderArguments {
     /// `device` naming another source; encoded as Opus in 20 ms packets for low delay, 48 kHz
     /// stereo, written as Ogg with a page per packet.
     public static func audio(device: String = "@DEFAULT_MONITOR@", bitRate: Int = 128_000) -> [String] {
-        [
-            "-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer",
-            "-f", "pulse", "-fragment_size", "3840", "-i", device,
+        ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + soundInput(device: device) + [
             "-c:a", "libopus", "-application", "lowdelay", "-frame_duration", "20", "-b:a", "\(bitRate)", "-ac", "2", "-ar", "48000",
             "-f", "ogg", "-page_duration", "20000", "-flush_packets", "1", "pipe:1",
         ]
+    }
+
+    /// The x11grab input alone (`-f x11grab … -i DISPLAY`): what `video` encodes as VP8, and what
+    /// the HTTP live path (LocalMedia's `LiveEncoding`) encodes as H.264 in fragmented MP4.
+    public static func captureInput(source: CaptureSource, fps: Int, drawMouse: Bool = true) -> [String] {
+        var input = ["-f", "x11grab", "-framerate", "\(fps)", "-draw_mouse", drawMouse ? "1" : "0"]
+        switch source {
+        case .x11Screen(let display):
+            input += ["-i", display]
+        case .x11Window(let display, let id):
+            input += ["-window_id", "\(id)", "-i", display]
+        }
+        return input
+    }
+
+    /// The PulseAudio (or PipeWire-Pulse) input alone: the monitor of the default output, or `device`.
+    public static func soundInput(device: String = "@DEFAULT_MONITOR@") -> [String] {
+        ["-f", "pulse", "-fragment_size", "3840", "-i", device]
     }
 }

@@ -8,7 +8,8 @@
 //   MirrorQuality       Sharp / Balanced / Smooth → a `VideoPlan` (size, frame rate, bit rate)
 //                       fitted to the source and to what the receiver accepts (`VideoLimits`)
 //   EncoderArguments    the ffmpeg command line: x11grab → VP8 (libvpx, realtime) as IVF on
-//                       stdout, and the desktop's sound (PulseAudio/PipeWire monitor) → Opus
+//                       stdout, and the desktop's sound (PulseAudio/PipeWire monitor) → Opus;
+//                       the inputs alone for the HTTP live path (LocalMedia's LiveEncoding)
 //   IVFReader           incremental reader of that IVF stream: frames with their key flag
 //   VideoEncoder        runs ffmpeg, hands out encoded frames, restarts it for a key frame,
 //                       a new bit rate or a new size

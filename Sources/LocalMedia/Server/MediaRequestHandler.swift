@@ -89,6 +89,8 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
             serve(path: path, entry: entry, head: head, keepAlive: keepAlive, context: context)
         case .generated(let source):
             serveGenerated(source, name: name, entry: entry, head: head, keepAlive: keepAlive, context: context)
+        case .live(let stream):
+            serveLive(stream, entry: entry, head: head, keepAlive: keepAlive, context: context)  // MediaRequestHandler+Live.swift
         }
     }
 
@@ -141,7 +143,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         return entry.name == name ? (entry, name) : nil
     }
 
-    private func simple(
+    func simple(
         _ status: HTTPResponseStatus, _ text: String, extra: HTTPHeaders = [:], head: HTTPRequestHead, keepAlive: Bool, context: ChannelHandlerContext
     ) {
         var h = Self.corsHeaders()
@@ -154,7 +156,7 @@ final class MediaRequestHandler: ChannelInboundHandler, RemovableChannelHandler 
         send(HTTPResponseHead(version: head.version, status: status, headers: h), body: body, keepAlive: keepAlive, context: context)
     }
 
-    private func send(_ response: HTTPResponseHead, body: ByteBuffer?, keepAlive: Bool, context: ChannelHandlerContext) {
+    func send(_ response: HTTPResponseHead, body: ByteBuffer?, keepAlive: Bool, context: ChannelHandlerContext) {
         var response = response
         response.headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
         context.write(wrapOutboundOut(.head(response)), promise: nil)

@@ -42,6 +42,9 @@ public struct SharedItem: Sendable, Hashable {
 /// It binds one address, the local address of the socket that talks to the device, so
 /// files are offered only on the interface that reaches it. Each shared file gets a
 /// random token; revoking the token (when its cast ends) makes its URL answer 404.
+///
+/// What a token serves: a file, bytes made here, files made on demand (HLS), or a live
+/// stream answered with one endless response per GET (`share(live:)`, Live/LiveStream.swift).
 public final class MediaServer: Sendable {
     /// The address the server listens on (numeric).
     public let host: String
@@ -130,7 +133,7 @@ public final class MediaServer: Sendable {
         add(SharedEntry(name: entry, content: .generated(source), contentType: "", peer: normalizedIP(peer)))
     }
 
-    private func add(_ entry: SharedEntry) -> SharedItem {
+    func add(_ entry: SharedEntry) -> SharedItem {
         var rng = SystemRandomNumberGenerator()
         let token = (0..<2).map { _ in
             let s = String(rng.next() as UInt64, radix: 16)

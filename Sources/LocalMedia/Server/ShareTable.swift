@@ -3,14 +3,16 @@
 
 import NIOConcurrencyHelpers
 
-/// What one token serves: a file on disk (streamed with sendfile) or bytes made here
-/// (converted subtitles, embedded cover art).
+/// What one token serves: a file on disk (streamed with sendfile), bytes made here
+/// (converted subtitles, embedded cover art), files made on demand, or a live stream.
 enum SharedContent: Sendable {
     /// An absolute path with symbolic links resolved when it was shared.
     case file(path: String)
     case bytes([UInt8])
     /// Names under the token answered by `source` (HLS playlists and segments made on demand).
     case generated(any GeneratedFiles)
+    /// One endless response per GET, from the stream's latest key fragment on.
+    case live(LiveStream)
 }
 
 /// Files made while they are asked for: `answer(name)` for every name under one token.
