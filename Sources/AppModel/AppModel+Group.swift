@@ -130,17 +130,84 @@ extension AppModel {
         let address = DeviceAddress(host: device.host, port: device.port)
         let configuration = clientConfiguration
         Task { [weak self] in
-            let session = CastSession(device: address, deviceID: device.id, configuration: configuration)
-            defer { Task { await session.disconnect() } }
-            do {
-                _ = try await session.connect()
-                let group = try await session.requestGroupStatus()
-                self?.knownGroups[device.id] = group.members
-            } catch {
+            let members = await Self.members(ofGroupAt: address, id: device.id, configuration: configuration)
+            guard let self else { return }
+            if let members {
+                self.knownGroups[device.id] = members
+            } else {
                 // The row stays as it is: the group was not reachable now. The next time it is
                 // listed anew (or connected to) it is asked again.
-                self?.groupsAsked.remove(device.id)
+                self.groupsAsked.remove(device.id)
             }
         }
+    }
+
+    /// A group's speakers, asked on a link of their own (nil: no answer, or not a group).
+    nonisolated static func members(
+        ofGroupAt address: DeviceAddress, id: String, configuration: CastClientConfiguration
+    ) async -> [CastGroupMember]? {
+        let session = CastSession(device: address, deviceID: id, configuration: configuration)
+        defer { Task { await session.disconnect() } }
+        do {
+            _ = try await session.connect()
+            return try await session.requestGroupStatus(timeout: .seconds(3)).members
+        } catch {
+            return nil
+        }
+    }
+
+    /// Play on Group ("stream expansion", as phones add a speaker): what plays here moves to a
+    /// speaker group that holds both this device and `moveTargets[index]`. Groups are asked for
+    /// their speakers first where that is not known yet. Without such a group, says that the
+    /// two must be grouped in the Google Home app (a sender cannot make groups).
+    func playOnGroup(withTargetAt index: Int) async {
+        let targets = moveTargets
+        guard targets.indices.contains(index), let here = connectedDevice else { return }
+        let other = targets[index]
+        if other.isGroup || here.isGroup {
+            return await move(to: other)
+        }
+        var group = groupHolding(here, other)
+        if group == nil {
+            await askGroups()
+            group = groupHolding(here, other)
+        }
+        guard let group else {
+            post(
+                tr(
+                    "{0} and {1} are not in a speaker group. Group them in the Google Home app, then play on the group.",
+                    here.friendlyName, other.friendlyName))
+            return
+        }
+        await move(to: group)
+    }
+
+    /// The listed group whose speakers include both devices.
+    func groupHolding(_ a: DeviceInfo, _ b: DeviceInfo) -> DeviceInfo? {
+        devices.first { group in
+            guard let members = knownGroups[group.id], group.id != a.id, group.id != b.id else { return false }
+            return [a, b].allSatisfy { device in
+                members.contains { $0.matches(deviceID: device.id) || $0.name == device.friendlyName }
+            }
+        }
+    }
+
+    /// Asks every listed device that may be a group (a group's model, or a port other than
+    /// 8009, where groups are) for its speakers, all at once, and waits for the answers.
+    private func askGroups() async {
+        let candidates = devices.filter {
+            ($0.isGroup || $0.port != CastDevice.defaultPort) && $0.origin != .demo && knownGroups[$0.id] == nil
+        }
+        let configuration = clientConfiguration
+        let answers = await withTaskGroup(of: (String, [CastGroupMember]?).self) { tasks in
+            for device in candidates {
+                let address = device.address
+                tasks.addTask { (device.id, await Self.members(ofGroupAt: address, id: device.id, configuration: configuration)) }
+            }
+            var found: [(String, [CastGroupMember]?)] = []
+            for await answer in tasks { found.append(answer) }
+            return found
+        }
+        for case let (id, members?) in answers where members.count > 1 { knownGroups[id] = members }
     }
 }

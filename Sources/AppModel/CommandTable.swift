@@ -113,6 +113,9 @@ extension AppAction {
         case moveTo = "move-to"
         /// Moves playback to the dialog's device at this index of `moveTargets`.
         case moveToDevice = "move-to-device"
+        /// Plays on a speaker group that holds both this device and the dialog's device at this
+        /// index of `moveTargets` (AppModel+Group).
+        case playOnGroup = "play-on-group"
 
         /// This command's entry in the table.
         public var command: AppCommand { AppCommand.table[self]! }
@@ -354,6 +357,7 @@ extension AppAction.Name {
             AppCommand({ tr("Stop App") }, enabled: { $0.canStopOtherApp }, run: { m, _ in await m.stopOtherApp() })
         case .moveTo: AppCommand.moveTo  // CommandTable+Move.swift
         case .moveToDevice: AppCommand.moveToDevice  // CommandTable+Move.swift
+        case .playOnGroup: AppCommand.playOnGroup  // CommandTable+Move.swift
         }
     }
 }

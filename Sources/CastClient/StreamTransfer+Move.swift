@@ -43,6 +43,7 @@ public enum StreamTransfer {
         var snapshot: PlaybackSnapshot
         if let read { snapshot = read } else { snapshot = try await PlaybackSnapshot.read(from: source.media) }
         let original = snapshot
+        let sourceApp = await source.sessionInfo?.sessionID
         progress(.startingTarget)
         do {
             _ = try await target.start(appID: CastAppID.defaultMediaReceiver)
@@ -81,7 +82,10 @@ public enum StreamTransfer {
         progress(.stoppingSource)
         var stopFailure: String?
         do {
-            _ = try await source.media.stop()
+            // A speaker that joined the target (a group it belongs to) gave up its own app
+            // session to it: what it plays now is the target's, which must not be stopped.
+            let now = await source.sessionInfo?.sessionID
+            if sourceApp == nil || now == sourceApp { _ = try await source.media.stop() }
         } catch {
             // Ended meanwhile (someone stopped it): nothing left to stop.
             if error != .noMediaSession { stopFailure = "\(sourceName): \(error.description)" }

@@ -8,7 +8,9 @@ import GtkInterop
 /// (name, and its kind: a speaker group, or the model), the connected one left out. Move runs
 /// `moveToDevice` through the command table and keeps the dialog open with the model's
 /// progress line until the move ends; then the window follows the target (or a toast says
-/// why not, and the source plays on). Like the app's other dialogs it is made for each request
+/// why not, and the source plays on). Play on Group, for a speaker chosen while a speaker
+/// plays, moves to a speaker group that holds both (`playOnGroup`), or says they must be
+/// grouped in the Google Home app first. Like the app's other dialogs it is made for each request
 /// and destroyed when it closes.
 @MainActor
 final class MoveDialog {
@@ -58,6 +60,10 @@ final class MoveDialog {
 
     private func choiceChanged() {
         dialog.setResponseEnabled("move", chosen != nil && moving == nil)
+        // Adding a speaker to a speaker: neither may be a group already.
+        let targets = model.moveTargets
+        let speaker = chosen.map { targets.indices.contains($0) && !targets[$0].isGroup } ?? false
+        dialog.setResponseEnabled("group", speaker && model.connectedDevice?.isGroup == false && moving == nil)
     }
 
     /// libadwaita closes a message dialog just before it reports a button's response: held
@@ -74,13 +80,12 @@ final class MoveDialog {
 
     private func respond(_ response: String) {
         closeAsked = false
-        guard response == "move", let index = chosen, moving == nil else {
+        guard response == "move" || response == "group", let index = chosen, moving == nil else {
             if moving == nil { close() }
             return
         }
         for choice in choices { choice.isSensitive = false }
-        dialog.setResponseEnabled("move", false)
-        dialog.setResponseEnabled("cancel", false)
+        for id in ["move", "group", "cancel"] { dialog.setResponseEnabled(id, false) }
         let row: Widget = ui.get("progress")
         let spinner: Spinner = ui.get("spinner")
         let label: Label = ui.get("progress-label")
@@ -92,7 +97,7 @@ final class MoveDialog {
         }
         moving = Task { [weak self] in
             guard let self else { return }
-            await self.model.perform(AppAction(.moveToDevice, .int(index)))
+            await self.model.perform(AppAction(response == "group" ? .playOnGroup : .moveToDevice, .int(index)))
             self.close()
         }
     }

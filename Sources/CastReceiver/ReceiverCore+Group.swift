@@ -21,6 +21,8 @@ import NIOCore
 final class GroupLink: @unchecked Sendable {
     weak var leader: ReceiverCore?
     var members: [ReceiverCore] = []
+    /// The leader's app session last copied to the members (nil while the group plays nothing).
+    var sharedSession: String?
     /// Told when a test hook asks a member to leave or the leader to move.
     var onEvent: (@Sendable (GroupHookEvent) -> Void)?
 }
@@ -58,15 +60,18 @@ extension ReceiverCore {
         }
     }
 
-    /// A member plays what its leader plays: it does not run a timeline of its own.
+    /// A member that shows the group's app plays what its leader plays: no timeline of its
+    /// own. While the group plays nothing a member is a speaker like any other and can play by
+    /// itself; when the group starts, that app of its own ends (as on real speakers).
     var followsLeader: Bool {
-        if case .member = groupRole { return true }
-        return false
+        guard case .member(let link) = groupRole, let shared = link.leader?.running?.sessionId else { return false }
+        return running?.sessionId == shared
     }
 
-    /// Who carries out a media command: the leader for a member, this receiver otherwise.
+    /// Who carries out a media command: the leader for a member that shows the group's app,
+    /// this receiver otherwise.
     var mediaCore: ReceiverCore {
-        if case .member(let link) = groupRole, let leader = link.leader { return leader }
+        if followsLeader, case .member(let link) = groupRole, let leader = link.leader { return leader }
         return self
     }
 
@@ -131,16 +136,26 @@ extension ReceiverCore {
     /// to tell its own senders. Called by the leader after each status it sends.
     func mirrorToMembers(_ send: (ReceiverCore) -> Void) {
         guard case .leader(let link) = groupRole else { return }
+        let shared = running?.sessionId
         for member in link.members {
-            if member.running?.sessionId != running?.sessionId {
-                // The group's app started or stopped: the member's senders hear it like any app change.
-                if running == nil { member.stopRunningApp() }
+            let following = member.running != nil && member.running?.sessionId == link.sharedSession
+            if shared == nil {
+                // The group's app stopped: its members stop it too; an app of a member's own stays.
+                guard following else { continue }
+                member.stopRunningApp()
+                member.broadcastReceiverStatus(requestId: 0, asker: nil)
+                continue
+            }
+            if member.running?.sessionId != shared {
+                // The group's app started: a member's own app ends, and its senders hear the change.
+                if member.running != nil, !following { member.stopRunningApp() }
                 member.running = running
                 member.broadcastReceiverStatus(requestId: 0, asker: nil)
             }
             member.running = running
             send(member)
         }
+        link.sharedSession = shared
     }
 
     // MARK: test hooks

@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds|move runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds|move|groups runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -268,6 +268,37 @@ if [[ $mstatus -ne 0 ]]; then
   echo "--- castdeck log"; head -80 "$work/move.log"; echo "--- source log"; tail -20 "$work/move-source.log"
   echo "--- target log"; tail -20 "$work/move-target.log"
   status=$mstatus
+fi
+for _ in 1 2 3; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
+fi
+# Speaker groups (test_groups.py, issue 32): a simulated group "Upstairs" whose three speakers
+# each have a loopback host of their own (8009, setup API on 8008), a lone speaker "Bedroom",
+# all remembered by address; castdeck starts on the group. GUI_ONLY=groups.
+if [[ $only == all || $only == groups ]]; then
+net="127.$((RANDOM % 200 + 20)).$((RANDOM % 250 + 1))"
+ghosts="$net.11,$net.12,$net.13"
+"$bin/castctl" receiver --host "$net.10" --port 0 --group Upstairs --members "Kitchen speaker,Hall,Office" \
+  --member-hosts "$ghosts" --test-hooks >"$work/group.out" 2>"$work/group.log" & pids+=($!)
+"$bin/castctl" receiver --host "$net.14" --name Bedroom --kind speaker >"$work/bedroom.out" 2>"$work/bedroom.log" & pids+=($!)
+for f in group bedroom; do
+  for _ in $(seq 100); do grep -q "^listening on " "$work/$f.out" 2>/dev/null && break; sleep 0.1; done
+done
+for _ in $(seq 50); do [[ $(grep -c "^member " "$work/group.out") -eq 3 ]] && break; sleep 0.1; done
+gdev="$net.10:$(sed -n 's/^listening on .*://p' "$work/group.out")"
+gcfg="$work/groups-config"
+mkdir -p "$gcfg/castdeck"
+cat >"$gcfg/castdeck/devices.json" <<JSON
+{"version": 1, "devices": [{"host": "$net.10", "port": ${gdev##*:}, "name": "Upstairs"},
+ {"host": "$net.11", "port": 8009}, {"host": "$net.12", "port": 8009}, {"host": "$net.13", "port": 8009},
+ {"host": "$net.14", "port": 8009}]}
+JSON
+XDG_CONFIG_HOME="$gcfg" "$bin/castdeck" --device "$gdev" >"$work/groups.log" 2>&1 & pids+=($!)
+gstatus=0
+CASTCTL="$bin/castctl" GROUP_DEVICE="$gdev" GROUP_SPEAKERS="Kitchen speaker=$net.11;Hall=$net.12;Office=$net.13" \
+  BEDROOM_DEVICE="$net.14" SHOTS_DIR="${SHOTS_DIR:-}" timeout 300 /usr/bin/python3 Tests/System/gui/test_groups.py || gstatus=$?
+if [[ $gstatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -80 "$work/groups.log"; echo "--- group log"; tail -30 "$work/group.log"
+  status=$gstatus
 fi
 for _ in 1 2 3; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
 fi
