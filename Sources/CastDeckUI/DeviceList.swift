@@ -166,16 +166,19 @@ final class DeviceList {
             if d.origin != .demo, d.port != 8009, !d.friendlyName.hasSuffix(":\(d.port)") {
                 parts.append(d.host.contains(":") ? "[\(d.host)]:\(d.port)" : "\(d.host):\(d.port)")
             }
-            if !d.model.isEmpty { parts.append(d.model) }
+            // A group known by its speakers (one added by address has no model to say it).
+            let speakers = model.memberSummary(ofGroup: d.id)
+            let isGroup = d.isGroup || speakers != nil
+            if !d.model.isEmpty, !(speakers != nil && d.device.model == nil) { parts.append(d.model) }
             if let status = d.statusText, !status.isEmpty { parts.append(status) }
-            if let speakers = model.memberSummary(ofGroup: d.id) { parts.append(speakers) }
+            if let speakers { parts.append(speakers) }
             // A failed probe in a word or two; the sentence and the error are behind Details.
             if let problem = d.problem { parts.append(problem.state) }
             row.subtitle = Localization.joinParts(parts.map { isolateLTRIfAddress($0) })
             let icon: Image = ui.get("icon"), groupBadge: Label = ui.get("group-badge")
             let spinner: Widget = ui.get("spinner"), check: Image = ui.get("connected"), busy: Label = ui.get("busy-badge")
-            icon.setIconName(d.isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")
-            groupBadge.isVisible = d.isGroup
+            icon.setIconName(isGroup ? "audio-speakers-symbolic" : "video-display-symbolic")
+            groupBadge.isVisible = isGroup
             let isConnecting = connection == .connecting(deviceID: d.id) || connection == .reconnecting(deviceID: d.id)
             let isConnected = connection == .connected(deviceID: d.id)
             let idle = !isConnecting && !isConnected
