@@ -19,9 +19,12 @@ public struct GroupMemberInfo: Equatable, Sendable, Identifiable {
     /// "Kitchen speaker · 40 %" (or the name alone while its volume is unknown).
     public var label: String {
         guard let volume else { return name }
+        guard !muted else {
+            // TRANSLATORS: a speaker's state after its name, as in "Kitchen speaker · muted".
+            return Localization.joinParts([name, tr("muted")])
+        }
         // TRANSLATORS: a speaker's volume in per cent, as "40 %".
-        let level = muted ? tr("muted") : tr("{0} %", Int((volume * 100).rounded()))
-        return Localization.joinParts([name, level])
+        return Localization.joinParts([name, tr("{0} %", Int((volume * 100).rounded()))])
     }
 }
 
