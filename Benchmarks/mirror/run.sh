@@ -10,11 +10,11 @@
 #   http      castctl mirror --http against castctl receiver; the reader is ffmpeg reading the
 #             stream URL as a client (what the device's demuxer and decoder do, without the
 #             browser player's start-up buffer — see docs/mirroring-benchmark.md)
+#   cast      castctl mirror (Cast Streaming: VP8 over RTP/UDP) against castctl receiver
+#             --mirror-output, whose decoder keeps every picture (CASTDECK_MIRROR_GRAY=1);
+#             cast_readings.py reads the counters with the decoder's times
 #   peer      the mkchromecast way (peer_server.py: ffmpeg → HTTP, fragments at key frames
-#             only), read by the same reader: the peer measured in the same run
-# Cast Streaming joins as another path: anything that leaves decoded frames (a pipe of grey
-# frames, a directory of <decode-time>.gray files) or `counter decode-time` lines can be read
-# by barcode_read.py (--raw, --frames, --readings).
+#             only), read by the same reader as http: the peer measured in the same run
 #   Benchmarks/mirror/run.sh      (CASTCTL=path to use another castctl build)
 #   make mirror-soak              (30 minutes at 720p30, HTTP path only: the delay must not drift)
 set -euo pipefail
@@ -22,7 +22,7 @@ cd "$(dirname "$0")/../.."
 MEASURE=${BENCH_MIRROR_SECONDS:-20}
 WARMUP=${BENCH_MIRROR_WARMUP:-5}
 SIZES=${BENCH_MIRROR_SIZES:-"1280x720 1920x1080"}
-PATHS=${BENCH_MIRROR_PATHS:-"http peer"}  # and chromium: the HTTP live path as Chromium's <video> shows it
+PATHS=${BENCH_MIRROR_PATHS:-"cast http peer"}  # and chromium: the HTTP live path as Chromium's <video> shows it
 for tool in ffmpeg Xvfb; do command -v $tool >/dev/null || ./scripts/setup.sh; done
 source Benchmarks/lib.sh
 CASTCTL=${CASTCTL:-$(swift build "${RELEASE[@]}" --product castctl >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/castctl")}
@@ -97,6 +97,23 @@ start_mirror() {
   url=$(grep -o 'http://[^ ;]*' "$work/mirror.out" | head -1)
 }
 stop_mirror() { kill -INT "$mirror"; wait "$mirror" || true; }
+# The Cast Streaming path's own receiver, which keeps every decoded picture for cast_read.
+CASTDECK_MIRROR_GRAY=1 "$CASTCTL" receiver --port 0 --mirror-output "$work/cast" >"$work/crcv.out" 2>/dev/null &
+pids+=($!)
+wait_for "$work/crcv.out" "^listening on " 20
+CAST_DEV=127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/crcv.out")
+# start_cast QUALITY — castctl mirror (Cast Streaming) in the background; sets $mirror.
+start_cast() {
+  "$CASTCTL" mirror --device "$CAST_DEV" --quality "$1" >"$work/mirror.out" 2>"$work/mirror.err" &
+  mirror=$!
+  pids+=($mirror)
+  wait_for "$work/mirror.out" "^Mirroring" 60 || { cat "$work/mirror.err" >&2; exit 1; }
+}
+cast_read() {
+  sleep "$(python3 -c "print($WARMUP + $MEASURE + 1)")"
+  python3 "$here/cast_readings.py" "$work/cast" >"$work/cast.readings"
+  python3 "$here/barcode_read.py" --readings "$work/cast.readings" --draw-log "$work/draw.log" --warmup "$WARMUP" --seconds "$MEASURE"
+}
 figure() { awk -v n="$1" -v c="$2" '$1 == n {print $c}' "$work/figures"; }
 
 for size in $SIZES; do
@@ -119,6 +136,10 @@ for size in $SIZES; do
   [[ $h -gt 720 ]] && quality=sharp
   for path in $PATHS; do
     case $path in
+      cast)
+        start_cast "$quality"
+        measure "cast-streaming-$label" "$(pgrep -P "$mirror" -x ffmpeg)" cast_read
+        stop_mirror ;;
       http)
         start_mirror "$quality"
         measure "http-live-$label" "$(pgrep -P "$mirror" -x ffmpeg)" ffmpeg_read "$url"
@@ -135,7 +156,7 @@ for size in $SIZES; do
         measure "mkchromecast-$label" "file:$work/peer.out" ffmpeg_read "http://127.0.0.1:$(sed -n 's/^port //p' "$work/peer.out")/stream"
         kill "$peer"
         wait "$peer" 2>/dev/null || true ;;
-      *) echo "unknown path $path (http, chromium, peer)" >&2; exit 2 ;;
+      *) echo "unknown path $path (cast, http, chromium, peer)" >&2; exit 2 ;;
     esac
   done
   kill "$drawer" "$xvfb" 2>/dev/null || true
@@ -144,5 +165,9 @@ for size in $SIZES; do
     result mirror "glass-to-glass median $label, HTTP live vs mkchromecast-style" "$(figure "http-live-$label" 2)" "$(figure "mkchromecast-$label" 2)" "mkchromecast-style" s lower
     result mirror "glass-to-glass p95 $label, HTTP live vs mkchromecast-style" "$(figure "http-live-$label" 3)" "$(figure "mkchromecast-$label" 3)" "mkchromecast-style" s lower
     result mirror "encoder CPU per minute $label, HTTP live vs mkchromecast-style" "$(figure "http-live-$label" 4)" "$(figure "mkchromecast-$label" 4)" "mkchromecast-style" "CPU s/min" lower
+  fi
+  if [[ " $PATHS " == *" cast "* && " $PATHS " == *" peer "* ]]; then
+    result mirror "glass-to-glass median $label, Cast Streaming vs mkchromecast-style" "$(figure "cast-streaming-$label" 2)" "$(figure "mkchromecast-$label" 2)" "mkchromecast-style" s lower
+    result mirror "glass-to-glass p95 $label, Cast Streaming vs mkchromecast-style" "$(figure "cast-streaming-$label" 3)" "$(figure "mkchromecast-$label" 3)" "mkchromecast-style" s lower
   fi
 done

@@ -9,7 +9,10 @@ import ScreenCapture
 /// tests to read: `frames.jsonl`, one JSON line per frame received (`"event": "received"`:
 /// session, stream, frame id, key flag, bytes, time) and per picture decoded (`"decoded"`:
 /// its number, time, mean brightness 0–255 of a 64x36 grey copy); and every 15th decoded
-/// picture as `sN-frame-NNNNN.png`. ffmpeg decodes the VP8 frames, fed to it as IVF.
+/// picture as `sN-frame-NNNNN.png`. ffmpeg decodes the VP8 frames, fed to it as IVF. With
+/// CASTDECK_MIRROR_GRAY=1 in the environment every picture is also appended, 160x90 grey, to
+/// `sN-gray-160x90.raw`, in the order of the `decoded` lines (the glass-to-glass benchmark
+/// reads its frame counter there, Benchmarks/mirror).
 final class MirrorFrameSink: @unchecked Sendable {
     let directory: URL
     let session: Int
@@ -64,6 +67,10 @@ final class MirrorFrameSink: @unchecked Sendable {
             "-map", "0:v", "-vf", "select=not(mod(n\\,15))", "-fps_mode", "passthrough", png,
             "-map", "0:v", "-vf", "scale=\(Self.thumb.width):\(Self.thumb.height),format=gray", "-f", "rawvideo", "pipe:1",
         ]
+        if ProcessInfo.processInfo.environment["CASTDECK_MIRROR_GRAY"] == "1" {
+            let gray = directory.appendingPathComponent("s\(session)-gray-160x90.raw").path
+            p.arguments! += ["-map", "0:v", "-vf", "scale=160:90,format=gray", "-f", "rawvideo", gray]
+        }
         let stdin = Pipe(), stdout = Pipe()
         p.standardInput = stdin
         p.standardOutput = stdout
