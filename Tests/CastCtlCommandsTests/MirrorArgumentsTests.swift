@@ -26,13 +26,25 @@ final class MirrorArgumentsTests: XCTestCase {
     func testBadMirrorUsageExitsWithTwo() {
         for (args, text) in [
             (["--window", "window"], "--window"), (["--quality", "ultra"], "sharp, balanced or smooth"), (["--duration", "0"], "--duration"),
-            (["--target-delay", "5"], "--target-delay"),
+            (["--target-delay", "5"], "--target-delay"), (["--audio"], "go with --http"), (["--media-port", "8012"], "go with --http"),
+            (["--http", "--media-port", "70000"], "--media-port"),
         ] {
             XCTAssertThrowsError(try CastCtl.parseForExecution(["mirror"] + device + args)) { error in
                 XCTAssertEqual(CastCtl.exitStatus(for: error), 2, "\(args)")
                 XCTAssertTrue(CastCtl.fullMessage(for: error).contains(text), CastCtl.fullMessage(for: error))
             }
         }
+    }
+
+    func testTheHTTPPathsOptions() throws {
+        let m = try XCTUnwrap(
+            CastCtl.parseForExecution(["mirror"] + device + ["--http", "--audio", "--media-port", "8012", "--quality", "smooth"]) as? MirrorCommand)
+        XCTAssertTrue(m.http)
+        XCTAssertTrue(m.audio)
+        XCTAssertEqual(m.mediaPort, 8012)
+        XCTAssertEqual(m.quality, "smooth")
+        let plain = try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device) as? MirrorCommand)
+        XCTAssertFalse(plain.http, "Cast Streaming unless --http")
     }
 
     func testReceiverMirrorOutput() throws {
