@@ -37,8 +37,13 @@ final class MoveModelTests: XCTestCase {
 
     func testAQueueOfLocalFilesMovesAndTheWindowFollowsTheTarget() async throws {
         await model.castFiles([dir + "/album"])
-        try await waitUntil("the queue on the source") { try await self.source.server.queueItems().count == 3 }
+        // Next is offered once the window knows the queue (its status may come after the
+        // receiver has it): pressed earlier, it would be refused and the test would wait in vain.
+        try await waitUntil("the queue on the source and in the window") {
+            try await self.source.server.queueItems().count == 3 && self.model.queue.count == 3 && self.model.isEnabled(.queueNext)
+        }
         await model.perform(.queueNext)
+        try await waitUntil("item 2") { self.model.queue.currentIndex == 1 }
         await model.perform(AppAction(.setRate, .double(2)))
         try await waitUntil("item 2 at 2×") { self.model.mediaStatus?.playbackRate == 2 && self.model.queue.currentIndex == 1 }
         let kitchen = try XCTUnwrap(model.addDevice(address: target.address, name: "Kitchen Speaker"))
