@@ -60,14 +60,8 @@ extension MirrorCommand {
                 }
                 group.addTask { await mirror.failure().map(HTTPEnding.failed) ?? .stopped }
                 group.addTask {
-                    _ = await ReceiverCommand.waitForTerminationSignal()
+                    await Self.untilStopped(duration: duration)
                     return .stopped
-                }
-                if let duration {
-                    group.addTask {
-                        try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
-                        return .stopped
-                    }
                 }
                 let first = await group.next() ?? .stopped
                 // The encoder's end is what the failure task waits for, and it does not

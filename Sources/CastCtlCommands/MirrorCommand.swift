@@ -108,6 +108,17 @@ struct MirrorCommand: AsyncParsableCommand {
         case failed(String)
     }
 
+    /// Returns at SIGINT or SIGTERM, or once `duration` seconds have passed: how the user stops
+    /// either path.
+    static func untilStopped(duration: Double?) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = await ReceiverCommand.waitForTerminationSignal() }
+            if let duration { group.addTask { try? await Task.sleep(for: .milliseconds(Int64(duration * 1000))) } }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     /// Runs the mirror until a signal, the duration, a failure, the link or the app ending.
     static func race(mirror: MirrorSession, session: CastSession, channel: CastChannel, duration: Double?) async -> Ending {
         await withTaskGroup(of: Ending.self) { group in
@@ -122,14 +133,8 @@ struct MirrorCommand: AsyncParsableCommand {
                 }
             }
             group.addTask {
-                _ = await ReceiverCommand.waitForTerminationSignal()
+                await untilStopped(duration: duration)
                 return .stopped
-            }
-            if let duration {
-                group.addTask {
-                    try? await Task.sleep(for: .milliseconds(Int64(duration * 1000)))
-                    return .stopped
-                }
             }
             let lost = Ending.failed("Lost the connection to \(session.device); mirroring ended.")
             group.addTask {
