@@ -6,7 +6,7 @@ import GtkInterop
 /// The speakers of a speaker group, in the devices page's session (after the group's own
 /// volume row, then titled "Group volume"): one row per speaker (group-member-row.ui) with its
 /// name and volume, "Kitchen speaker · 40 %", and a slider for that speaker's own volume. A
-/// move is sent once it settles, through a link to the speaker itself (AppModel+Group.swift);
+/// move is sent once it settles (SettlingSlider), through a link to the speaker itself (AppModel+Group.swift);
 /// what the group then reports is shown, whoever changed it.
 @MainActor
 final class GroupMembersView {
@@ -18,23 +18,16 @@ final class GroupMembersView {
         let row: ActionRow
         let slider: Scale
         var member: GroupMemberInfo
-        var debounce: UInt32 = 0
-        var updating = false
+        private var settling: SettlingSlider!
 
         init(member: GroupMemberInfo, model: AppModel) throws {
             ui = try Builder(resource: GroupMembersView.rowResource)
             row = ui.get("row")
             slider = ui.get("member-volume")
             self.member = member
-            slider.onValueChanged { [unowned self, unowned model] in
-                guard !self.updating else { return }
-                GLibSource.remove(self.debounce)
-                self.debounce = GLibSource.timeout(ms: 150) { [unowned self, unowned model] in
-                    self.debounce = 0
-                    let (id, level) = (self.member.id, self.slider.value)
-                    Task { await model.setMemberVolume(id, to: level) }
-                    return false
-                }
+            settling = SettlingSlider(slider) { [unowned self, unowned model] level in
+                let id = self.member.id
+                Task { await model.setMemberVolume(id, to: level) }
             }
         }
 
@@ -46,9 +39,7 @@ final class GroupMembersView {
             slider.isSensitive = m.address != nil
             row.subtitle = m.address == nil ? tr("Not in the device list") : ""
             slider.setAccessibleName(tr("Volume of {0}", m.name))
-            updating = true
-            defer { updating = false }
-            if debounce == 0, let v = m.volume, abs(slider.value - v) > 0.001 { slider.value = v }
+            if let v = m.volume { settling.show(v) }
         }
     }
 

@@ -11,28 +11,16 @@ final class VolumeControl {
     let model: AppModel
     let slider: Scale
     let mute: ToggleButton
-    private var debounce: UInt32 = 0
-    private var updating = false
+    private let settling: SettlingSlider
 
     init(model: AppModel, slider: Scale, mute: ToggleButton) {
         self.model = model
         self.slider = slider
         self.mute = mute
-        slider.onValueChanged { [unowned self] in
-            guard !self.updating else { return }
-            GLibSource.remove(self.debounce)
-            self.debounce = GLibSource.timeout(ms: 150) { [unowned self] in
-                self.debounce = 0
-                let level = self.slider.value
-                Task { await self.model.perform(.setVolume(level)) }
-                return false
-            }
-        }
+        settling = SettlingSlider(slider) { [unowned model] level in Task { await model.perform(.setVolume(level)) } }
     }
 
     func render() {
-        updating = true
-        defer { updating = false }
         mute.iconName = model.isMuted ? "audio-volume-muted-symbolic" : "audio-volume-high-symbolic"
         // The tooltip says what a click does; the accessible name stays "Mute", a toggle whose
         // pressed state says whether it is on.
@@ -42,6 +30,6 @@ final class VolumeControl {
         mute.isVisible = !model.hasFixedVolume
         slider.isSensitive = model.isEnabled(.setVolume)
         slider.setAccessibleDescription(tr("Volume of {0}", model.sessionDeviceName ?? tr("the device")))
-        if debounce == 0, abs(slider.value - model.volumeLevel) > 0.001 { slider.value = model.volumeLevel }
+        settling.show(model.volumeLevel)
     }
 }
