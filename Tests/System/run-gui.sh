@@ -58,7 +58,7 @@ if [[ $only == all || $only == churn ]]; then
 cport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 XDG_CONFIG_HOME="$work/churn-config" CASTDECK_DEMO_PORT=$cport "$bin/castdeck" --demo >"$work/churn.log" 2>&1 & pids+=($!)
 cstatus=0
-CASTCTL="$bin/castctl" DEMO_DEVICE="127.0.0.1:$cport" APP_LOG="$work/churn.log" \
+CASTCTL="$bin/castctl" DEMO_DEVICE="127.0.0.1:$cport" APP_LOG="$work/churn.log" CASTDECK_PID="${pids[-1]}" \
   timeout 300 /usr/bin/python3 Tests/System/gui/test_a11y_churn.py || cstatus=$?
 if [[ $cstatus -ne 0 ]]; then
   echo "--- castdeck log"; head -120 "$work/churn.log"

@@ -16,13 +16,18 @@ class Failure(AssertionError):
 
 
 def app_named(name, timeout=TIMEOUT):
+    """The application of that name whose process is running: the one of a test before may
+    stay on the registry for a moment after its process ended, and every question to it fails."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         desktop = pyatspi.Registry.getDesktop(0)
         for i in range(desktop.childCount):
-            a = desktop.getChildAtIndex(i)
-            if a is not None and a.name == name:
-                return a
+            try:
+                a = desktop.getChildAtIndex(i)
+                if a is not None and a.name == name and process_running(a.get_process_id()):
+                    return a
+            except Exception:
+                continue
         time.sleep(0.2)
     raise Failure(f"no application named {name!r} on the accessibility bus")
 
