@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "GtkInterop", dependencies: ["CGtk", "GLibInterop"]),
         .testTarget(name: "GLibInteropTests", dependencies: ["GLibInterop", "GtkInterop", "CGtk"]),
         // @MainActor @Observable state and commands of the window; no GTK, tested headless.
-        .target(name: "AppModel", dependencies: ["CastCore", "CastProtocol", "CastClient", "CastDiscovery", "LocalMedia"]),
+        .target(name: "AppModel", dependencies: ["CastCore", "CastProtocol", "CastClient", "CastDiscovery", "LocalMedia", "Mirroring", "ScreenCapture", "CastStreaming"]),
         .testTarget(name: "AppModelTests", dependencies: ["AppModel", "CastClient", "CastDiscovery", "CastProtocol", "CastReceiver", "CastCtlCommands", "LocalMedia"]),
         // MPRIS over GDBus: AppModel on the session bus as org.mpris.MediaPlayer2.CastDeck; no GTK
         // widgets, tested headless on a private bus (dbus-run-session).
@@ -168,6 +168,7 @@ let package = Package(
                 "LocalMedia",
                 "CastStreaming",
                 "ScreenCapture",
+                "Mirroring",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -324,6 +325,9 @@ let package = Package(
             name: "CastStreamingTests",
             dependencies: ["CastStreaming", "CastProtocol", .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio")]
         ),
+        // Mirroring on a Cast session (issue 33): the mirroring app, its channel and a
+        // MirrorSession joined, for castctl and the window alike.
+        .target(name: "Mirroring", dependencies: ["CastClient", "CastProtocol", "CastStreaming", "ScreenCapture"]),
     ],
     swiftLanguageModes: [.v6]
 )

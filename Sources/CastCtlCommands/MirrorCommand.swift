@@ -6,6 +6,7 @@ import CastClient
 import CastProtocol
 import CastStreaming
 import Foundation
+import Mirroring
 import ScreenCapture
 
 /// `castctl mirror`: the screen or one window on the device over Cast Streaming
@@ -17,7 +18,9 @@ struct MirrorCommand: AsyncParsableCommand {
         discussion: """
             Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app. \
             Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
-            when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1.             With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver             instead (seconds behind, for devices or networks where Cast Streaming fails).
+            when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1. \
+            With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver \
+            instead (seconds behind, for devices or networks where Cast Streaming fails).
             """)
 
     @OptionGroup var options: ClientOptions
@@ -66,46 +69,37 @@ struct MirrorCommand: AsyncParsableCommand {
         if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
         let quality = MirrorQuality(rawValue: quality) ?? .balanced
         if http { return try await runHTTP(source: source, quality: quality) }
-        let (duration, targetDelay) = (duration, targetDelay)
+        let (duration, request) = (duration, MirrorRequest(media: .screen(source, sound: false), quality: quality, targetDelayMs: targetDelay))
         try await options.withSession(networkThread: false) { session in
             let device = session.device
-            try await session.start(appID: CastStreamingIDs.mirroringApp)
-            let channel = await session.streamingChannel()
-            guard await channel.isConnected else {
-                throw CommandFailure("The mirroring app on \(device) does not speak Cast Streaming, so the screen cannot be sent.")
+            let ending = await withTaskGroup(of: MirrorEnding?.self) { group in
+                group.addTask {
+                    await ScreenMirror.run(session: session, request: request) { p in
+                        switch p {
+                        case .streaming(let plan):
+                            Console.out("Mirroring \(request.media) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s.\n")
+                        case .bitRate(let r): Console.err("castctl: the bit rate is now \(r / 1000) kb/s.\n")
+                        }
+                    }
+                }
+                group.addTask {
+                    await Self.untilStopped(duration: duration)
+                    return nil
+                }
+                // The first to end: the mirror (on its own, a failure) or a stop, which cancels
+                // the mirror and waits for it to stop the app.
+                var ending: MirrorEnding?
+                while ending == nil, let next = await group.next() {
+                    ending = next
+                    group.cancelAll()
+                }
+                return ending ?? .stopped(resent: 0)
             }
-            let signaling = StreamingSignaling(
-                send: { text in try await channel.send(text) },
-                incoming: AsyncStream { continuation in
-                    let task = Task {
-                        for await payload in channel.messages() { if case .string(let s) = payload { continuation.yield(s) } }
-                        continuation.finish()
-                    }
-                    continuation.onTermination = { _ in task.cancel() }
-                })
-            let mirror = MirrorSession(
-                source: source, quality: quality, host: device.host, targetDelayMs: targetDelay, signaling: signaling,
-                progress: { p in
-                    switch p {
-                    case .streaming(let plan): Console.out("Mirroring \(source) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s.\n")
-                    case .bitRate(let r): Console.err("castctl: the bit rate is now \(r / 1000) kb/s.\n")
-                    }
-                })
-            let ending = await Self.race(mirror: mirror, session: session, channel: channel, duration: duration)
-            let resent = await mirror.retransmitted
             switch ending {
-            case .failed(let sentence):
-                throw CommandFailure(sentence)
-            case .stopped:
-                _ = try? await session.stop()
-                Console.out("Mirroring stopped (\(resent) packets sent again).\n")
+            case .failed(let sentence): throw CommandFailure(sentence)
+            case .stopped(let resent): Console.out("Mirroring stopped (\(resent) packets sent again).\n")
             }
         }
-    }
-
-    enum Ending: Sendable {
-        case stopped
-        case failed(String)
     }
 
     /// Returns at SIGINT or SIGTERM, or once `duration` seconds have passed: how the user stops
@@ -116,45 +110,6 @@ struct MirrorCommand: AsyncParsableCommand {
             if let duration { group.addTask { try? await Task.sleep(for: .milliseconds(Int64(duration * 1000))) } }
             await group.next()
             group.cancelAll()
-        }
-    }
-
-    /// Runs the mirror until a signal, the duration, a failure, the link or the app ending.
-    static func race(mirror: MirrorSession, session: CastSession, channel: CastChannel, duration: Double?) async -> Ending {
-        await withTaskGroup(of: Ending.self) { group in
-            group.addTask {
-                do {
-                    try await mirror.run()
-                    return .stopped
-                } catch let e as CastStreamingError {
-                    return .failed(e.description)
-                } catch {
-                    return .failed("\(error)")
-                }
-            }
-            group.addTask {
-                await untilStopped(duration: duration)
-                return .stopped
-            }
-            let lost = Ending.failed("Lost the connection to \(session.device); mirroring ended.")
-            group.addTask {
-                for await state in session.stateUpdates() {
-                    if case .disconnected = state { return lost }
-                }
-                return lost
-            }
-            group.addTask {
-                for await event in channel.updates() where event == .didDisconnect {
-                    // A dropped link also disconnects the channel, a moment before the state says so.
-                    try? await Task.sleep(for: .milliseconds(300))
-                    if case .disconnected = session.state { return lost }
-                    return .failed("The mirroring app on \(session.device) was stopped; mirroring ended.")
-                }
-                return .stopped
-            }
-            let first = await group.next() ?? .stopped
-            group.cancelAll()
-            return first
         }
     }
 }

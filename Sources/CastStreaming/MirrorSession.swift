@@ -31,7 +31,7 @@ public enum MirrorProgress: Sendable, Equatable {
 /// the bit rate, and a source of a new size is offered again (a new OFFER and stream). `run`
 /// returns when cancelled and throws, with one sentence, when mirroring cannot go on.
 public final class MirrorSession: Sendable {
-    public let source: CaptureSource
+    public let media: MirrorMedia
     public let quality: MirrorQuality
     public let host: String
     public let targetDelayMs: Int
@@ -44,10 +44,10 @@ public final class MirrorSession: Sendable {
     private let encoderEnded = Mutex<String?>(nil)
 
     public init(
-        source: CaptureSource, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, signaling: StreamingSignaling,
+        media: MirrorMedia, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, signaling: StreamingSignaling,
         progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
     ) {
-        self.source = source
+        self.media = media
         self.quality = quality
         self.host = host
         self.targetDelayMs = targetDelayMs
@@ -73,6 +73,9 @@ public final class MirrorSession: Sendable {
     }
 
     private func runThrowing() async throws {
+        guard case .screen(let source, false) = media else {
+            throw CastStreamingError("Sending the desktop's sound over Cast Streaming is not built yet; mirror the picture alone.")
+        }
         let answers = AnswerBox()
         let listener = Task { [signaling] in
             for await text in signaling.incoming {
@@ -99,14 +102,14 @@ public final class MirrorSession: Sendable {
                     }
                 }
             }
-            group.addTask { [self] in try await follow(encoder: encoder, plan: plan, size: size, answers: answers) }
+            group.addTask { [self] in try await follow(source: source, encoder: encoder, plan: plan, size: size, answers: answers) }
             try await group.next()
             group.cancelAll()
         }
     }
 
     /// Acts on the receiver's reports (key frames, bit rate, silence) and on the source's size.
-    private func follow(encoder: VideoEncoder, plan first: VideoPlan, size firstSize: PixelSize, answers: AnswerBox) async throws {
+    private func follow(source: CaptureSource, encoder: VideoEncoder, plan first: VideoPlan, size firstSize: PixelSize, answers: AnswerBox) async throws {
         var plan = first, size = firstSize
         var rate = BitrateController(start: plan.bitRate, minimum: plan.minBitRate, maximum: plan.bitRate, now: 0)
         var lastKey = -1.0, lastSizeCheck = 0.0

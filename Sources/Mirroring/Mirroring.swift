@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// SPDX-FileCopyrightText: CastDeck contributors
+
+// Mirroring: one way for every front end (castctl mirror, the window) to mirror the screen or
+// the desktop's sound to a device over Cast Streaming (issue 33, docs/mirroring.md). It joins
+// CastClient's session (the mirroring app, its webrtc channel, the link) to CastStreaming's
+// `MirrorSession` (OFFER/ANSWER, RTP) and ScreenCapture's encoders, and says how it ended in
+// one sentence.
+//
+//   MirrorRequest       what is mirrored (`MirrorMedia`), at which quality and delay
+//   MirrorEnding        stopped by the user, or failed with a sentence
+//   ScreenMirror.run    launches the app, streams until cancelled or something ends it,
+//                       then stops the app it started
+
+import CastClient
+import CastStreaming
+import ScreenCapture
+
+/// What to mirror, and how.
+public struct MirrorRequest: Sendable, Equatable {
+    public var media: MirrorMedia
+    public var quality: MirrorQuality
+    /// The receiver's playout delay (Chrome's default is 400 ms).
+    public var targetDelayMs: Int
+
+    public init(media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400) {
+        self.media = media
+        self.quality = quality
+        self.targetDelayMs = targetDelayMs
+    }
+}
+
+/// How mirroring ended.
+public enum MirrorEnding: Sendable, Equatable {
+    /// The caller stopped it (the task was cancelled); the app was stopped on the device.
+    /// `resent`: packets the receiver asked for again.
+    case stopped(resent: Int)
+    /// It could not start or could not go on: one sentence a person can act on.
+    case failed(String)
+}
