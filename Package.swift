@@ -305,9 +305,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         // Screen mirroring (issue 33), capture and encoding: what to capture (X11 screen or
-        // window), the quality plan, ffmpeg's command lines, the IVF reader, the encoder process.
-        .target(name: "ScreenCapture"),
-        .testTarget(name: "ScreenCaptureTests", dependencies: ["ScreenCapture"]),
+        // window, or the Wayland portal's choice), the quality plan, ffmpeg's command lines, the IVF reader, the encoder process.
+        // GIO alone, for the ScreenCapture's portal client (D-Bus with file descriptors).
+        .systemLibrary(name: "CGio", pkgConfig: "gio-unix-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        .target(name: "ScreenCapture", dependencies: ["CGio"]),
+        .testTarget(name: "ScreenCaptureTests", dependencies: ["ScreenCapture", "CGio"]),
         // Cast Streaming (issue 33): OFFER/ANSWER, Cast RTP packets, AES-CTR frame crypto,
         // RTCP, and the sender and receiver sessions over UDP; used by castctl and the simulator.
         .target(

@@ -36,6 +36,12 @@ PKGS=(
   playerctl dbus-bin libglib2.0-bin xdotool
   # network-fault tests (issue 17): nft rules inside the tests' own network namespaces
   nftables
+  # screen mirroring (issue 33): xwininfo for an X11 source's size, GIO's headers for the
+  # screen-cast portal client, GStreamer's pipewiresrc for a Wayland source; the tests' frame
+  # counter (Tk), and a whole GNOME desktop without a screen for the portal test (mutter
+  # headless, PipeWire, the portal with its GNOME backend, answered through AT-SPI)
+  x11-utils libglib2.0-dev gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base python3-tk
+  mutter pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome gir1.2-gtk-4.0 fuse3
 )
 
 missing=()

@@ -16,7 +16,8 @@ struct MirrorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
         discussion: """
-            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app. \
+            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app; \
+            in a Wayland session (or with --portal) the desktop's screen-cast portal asks what to share and PipeWire delivers it. \
             Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
             when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1. \
             With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver \
@@ -30,6 +31,9 @@ struct MirrorCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The X11 display to capture (default: $DISPLAY).", valueName: "DISPLAY"))
     var display: String?
+
+    @Flag(help: "Ask the desktop's screen-cast portal what to share (its own dialog; the default in a Wayland session).")
+    var portal = false
 
     @Option(help: ArgumentHelp("sharp (text), balanced or smooth (motion).", valueName: "QUALITY"))
     var quality: String = MirrorQuality.balanced.rawValue
@@ -53,6 +57,9 @@ struct MirrorCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let window, CaptureSource.windowID(window) == nil { throw ValidationError("--window takes a window id such as 0x3a0000f or 60817423.") }
+        if portal, window != nil || display != nil {
+            throw ValidationError("--portal lets the desktop's dialog choose; it does not go with --window or --display.")
+        }
         guard MirrorQuality(rawValue: quality) != nil else { throw ValidationError("--quality takes sharp, balanced or smooth.") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard (20...4000).contains(targetDelay) else { throw ValidationError("--target-delay must be between 20 and 4000 milliseconds.") }
@@ -61,12 +68,22 @@ struct MirrorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard let display = display ?? ProcessInfo.processInfo.environment["DISPLAY"], !display.isEmpty else {
-            throw CommandFailure("There is no X11 display to mirror: set DISPLAY or give --display (Wayland's screen-cast portal is not supported yet).")
+        let environment = ProcessInfo.processInfo.environment
+        let usePortal = portal || (display == nil && window == nil && CaptureSource.prefersPortal(environment: environment))
+        let source: CaptureSource
+        if usePortal {
+            if http { throw CommandFailure("--http cannot share a screen chosen in the desktop's portal yet; give --display to mirror an X11 display.") }
+            // The desktop's own dialog, before any device is contacted.
+            do { source = .portal(try await ScreenCastPortal.choose()) } catch { throw CommandFailure(error.description) }
+        } else {
+            guard let display = display ?? environment["DISPLAY"], !display.isEmpty else {
+                throw CommandFailure("There is no X11 display to mirror: set DISPLAY, give --display, or use --portal in a Wayland session.")
+            }
+            source = window.flatMap(CaptureSource.windowID).map { .x11Window(display: display, id: $0) } ?? .x11Screen(display: display)
+            // Before any device is contacted: a missing display or window is said at once.
+            if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
         }
-        let source: CaptureSource = window.flatMap(CaptureSource.windowID).map { .x11Window(display: display, id: $0) } ?? .x11Screen(display: display)
-        // Before any device is contacted: a missing display or window is said at once.
-        if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
+        defer { if case .portal(let p) = source { p.close() } }
         let quality = MirrorQuality(rawValue: quality) ?? .balanced
         if http { return try await runHTTP(source: source, quality: quality) }
         let (duration, request) = (duration, MirrorRequest(media: .screen(source, sound: false), quality: quality, targetDelayMs: targetDelay))

@@ -39,6 +39,9 @@ public enum EncoderArguments {
             input += ["-i", display]
         case .x11Window(let display, let id):
             input += ["-window_id", "\(id)", "-i", display]
+        case .portal:
+            // PipeWireFeed's raw frames on standard input, at the plan's size and rate.
+            return ["-f", "yuv4mpegpipe", "-i", "pipe:0"]
         }
         return input
     }

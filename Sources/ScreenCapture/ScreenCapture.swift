@@ -4,7 +4,11 @@
 // ScreenCapture: what to capture and how to encode it for screen mirroring (issue 33), with
 // ffmpeg as the capturer and encoder (a child process; nothing here links a codec).
 //
-//   CaptureSource       the whole X11 screen or one X11 window (`x11Geometry` reads its size)
+//   CaptureSource       the whole X11 screen or one X11 window (`x11Geometry` reads its size),
+//                       or what was chosen in the desktop's ScreenCast portal (Wayland)
+//   ScreenCastPortal    the portal's exchange over D-Bus (GIO): its own picker, then a
+//                       PipeWire node and a connection to read it (`PortalConversation`)
+//   PipeWireFeed        GStreamer's pipewiresrc reading that node as raw YUV for ffmpeg
 //   MirrorQuality       Sharp / Balanced / Smooth → a `VideoPlan` (size, frame rate, bit rate)
 //                       fitted to the source and to what the receiver accepts (`VideoLimits`)
 //   EncoderArguments    the ffmpeg command line: x11grab → VP8 (libvpx, realtime) as IVF on
@@ -22,10 +26,14 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
     case x11Screen(display: String)
     /// One X11 window by its id (as `xwininfo` prints it), on a display.
     case x11Window(display: String, id: UInt32)
+    /// What the person chose in the desktop's ScreenCast portal (Wayland), read from PipeWire.
+    case portal(ScreenCastPortal)
 
-    public var display: String {
+    /// The X11 display, for the X11 sources.
+    public var display: String? {
         switch self {
         case .x11Screen(let d), .x11Window(let d, _): d
+        case .portal: nil
         }
     }
 
@@ -33,7 +41,23 @@ public enum CaptureSource: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .x11Screen(let d): "the screen of display \(d)"
         case .x11Window(let d, let id): "window 0x\(String(id, radix: 16)) on display \(d)"
+        case .portal(let p): p.description
         }
+    }
+
+    public static func == (a: CaptureSource, b: CaptureSource) -> Bool {
+        switch (a, b) {
+        case (.x11Screen(let x), .x11Screen(let y)): x == y
+        case (.x11Window(let x, let i), .x11Window(let y, let j)): x == y && i == j
+        case (.portal(let p), .portal(let q)): p === q
+        default: false
+        }
+    }
+
+    /// Whether this desktop should be captured through the portal: a Wayland session, where
+    /// the X server (Xwayland), if any, sees only the X11 applications.
+    public static func prefersPortal(environment: [String: String]) -> Bool {
+        environment["XDG_SESSION_TYPE"] == "wayland" || (environment["DISPLAY"] ?? "").isEmpty && !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
     }
 
     /// A window id as given on a command line: decimal or 0x-prefixed hexadecimal.
@@ -61,11 +85,14 @@ public enum ScreenCaptureError: Error, Sendable, Equatable, CustomStringConverti
     case sourceUnavailable(String)
     /// ffmpeg is missing, or could not start capturing.
     case encoderFailed(String)
+    /// The person said no (or cancelled) in the desktop's screen-sharing dialog.
+    case portalRefused(String)
+    /// The desktop has no ScreenCast portal, or it failed.
+    case portalFailed(String)
 
     public var description: String {
         switch self {
-        case .sourceUnavailable(let s): s
-        case .encoderFailed(let s): s
+        case .sourceUnavailable(let s), .encoderFailed(let s), .portalRefused(let s), .portalFailed(let s): s
         }
     }
 }

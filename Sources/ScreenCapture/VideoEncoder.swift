@@ -22,6 +22,8 @@ public final class VideoEncoder: Sendable {
     private let source: CaptureSource
     private struct State {
         var process: Process?
+        /// The portal's picture for ffmpeg, when the source is a portal session.
+        var feed: PipeWireFeed?
         var generation = 0
         var plan: VideoPlan
         var stopped = false
@@ -47,28 +49,35 @@ public final class VideoEncoder: Sendable {
             $0.generation += 1
             let old = $0.process
             $0.process = nil
+            $0.feed?.stop()
+            $0.feed = nil
             return (old, $0.generation, $0.plan)
         }
         if let old, old.isRunning { old.terminate() }
+        var feed: PipeWireFeed?
+        if case .portal(let portal) = source { feed = try PipeWireFeed(portal: portal, plan: plan) }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: ffmpeg.contains("/") ? ffmpeg : "/usr/bin/env")
         p.arguments = (ffmpeg.contains("/") ? [] : [ffmpeg]) + EncoderArguments.video(source: source, plan: plan)
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
-        p.standardInput = FileHandle.nullDevice
+        p.standardInput = feed?.output ?? FileHandle.nullDevice
         do {
             try p.run()
         } catch {
+            feed?.stop()
             throw .encoderFailed("ffmpeg could not be started (\(error.localizedDescription)); install ffmpeg to mirror the screen")
         }
         let stillCurrent = state.withLock { s -> Bool in
             guard !s.stopped, s.generation == generation else { return false }
             s.process = p
+            s.feed = feed
             return true
         }
         guard stillCurrent else {
             p.terminate()
+            feed?.stop()
             return
         }
         let reader = Thread { [self] in read(out.fileHandleForReading, err.fileHandleForReading, process: p, generation: generation) }
@@ -81,6 +90,8 @@ public final class VideoEncoder: Sendable {
         let p = state.withLock { s -> Process? in
             s.stopped = true
             s.generation += 1
+            s.feed?.stop()
+            s.feed = nil
             defer { s.process = nil }
             return s.process
         }

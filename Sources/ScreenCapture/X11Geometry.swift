@@ -7,10 +7,18 @@ extension CaptureSource {
     /// The source's size now, from `xwininfo` (the root window for the screen). The sender
     /// asks again every second to notice a resized window or a changed screen mode.
     public func currentSize() throws(ScreenCaptureError) -> PixelSize {
-        var args = ["-display", display]
+        let display: String
+        var args: [String]
         switch self {
-        case .x11Screen: args.append("-root")
-        case .x11Window(_, let id): args += ["-id", "0x" + String(id, radix: 16)]
+        case .x11Screen(let d):
+            display = d
+            args = ["-display", d, "-root"]
+        case .x11Window(let d, let id):
+            display = d
+            args = ["-display", d, "-id", "0x" + String(id, radix: 16)]
+        case .portal(let p):
+            // The size the portal said; PipeWire scales a later change to it (PipeWireFeed).
+            return p.size
         }
         guard let result = ToolRun.run(["xwininfo"] + args) else {
             throw .sourceUnavailable("xwininfo could not be started; install x11-utils to mirror an X11 screen")

@@ -21,6 +21,8 @@ final class MirrorArgumentsTests: XCTestCase {
         let plain = try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device) as? MirrorCommand)
         XCTAssertEqual(plain.quality, "balanced")
         XCTAssertNil(plain.window)
+        XCTAssertFalse(plain.portal)
+        XCTAssertTrue(try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device + ["--portal"]) as? MirrorCommand).portal)
     }
 
     func testBadMirrorUsageExitsWithTwo() {
@@ -28,6 +30,7 @@ final class MirrorArgumentsTests: XCTestCase {
             (["--window", "window"], "--window"), (["--quality", "ultra"], "sharp, balanced or smooth"), (["--duration", "0"], "--duration"),
             (["--target-delay", "5"], "--target-delay"), (["--audio"], "go with --http"), (["--media-port", "8012"], "go with --http"),
             (["--http", "--media-port", "70000"], "--media-port"),
+            (["--portal", "--window", "0x1"], "--portal"), (["--portal", "--display", ":1"], "--portal"),
         ] {
             XCTAssertThrowsError(try CastCtl.parseForExecution(["mirror"] + device + args)) { error in
                 XCTAssertEqual(CastCtl.exitStatus(for: error), 2, "\(args)")
