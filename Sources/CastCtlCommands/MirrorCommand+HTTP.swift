@@ -26,6 +26,12 @@ extension MirrorCommand {
         encoding.audioKbps = 128
         var inputs = EncoderArguments.captureInput(source: source, fps: plan.fps)
         if audio { inputs += EncoderArguments.soundInput() }
+        // A Wayland screen arrives from PipeWire on ffmpeg's standard input, at the plan's size.
+        var feed: PipeWireFeed?
+        if case .portal(let portal) = source {
+            do { feed = try PipeWireFeed(portal: portal, plan: plan) } catch { throw CommandFailure(error.description) }
+        }
+        defer { feed?.stop() }
         let share = MediaShare(port: mediaPort.map { .exactly($0) } ?? .default)
         let duration = duration
         try await options.withSession(networkThread: false) { session in
@@ -35,7 +41,8 @@ extension MirrorCommand {
             let mirror: HTTPLiveMirror
             do {
                 mirror = try await HTTPLiveMirror.start(
-                    share: share, inputArguments: inputs, encoding: encoding, title: "\(source)".capitalizedFirst, device: ends.remote, localAddress: ends.local
+                    share: share, inputArguments: inputs, input: feed?.output, encoding: encoding, title: "\(source)".capitalizedFirst, device: ends.remote,
+                    localAddress: ends.local
                 )
             } catch {
                 _ = try? await launch.value

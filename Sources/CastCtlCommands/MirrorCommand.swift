@@ -72,7 +72,6 @@ struct MirrorCommand: AsyncParsableCommand {
         let usePortal = portal || (display == nil && window == nil && CaptureSource.prefersPortal(environment: environment))
         let source: CaptureSource
         if usePortal {
-            if http { throw CommandFailure("--http cannot share a screen chosen in the desktop's portal yet; give --display to mirror an X11 display.") }
             // The desktop's own dialog, before any device is contacted.
             do { source = .portal(try await ScreenCastPortal.choose()) } catch { throw CommandFailure(error.description) }
         } else {

@@ -8,7 +8,7 @@
 # portal, whose own "Screen Share" dialog is answered through AT-SPI (mirror/portal_pick.py)
 # as a person would; the picture comes from PipeWire (GStreamer's pipewiresrc) and goes over
 # Cast Streaming to `castctl receiver --mirror-output`. Cases: Share (pictures not black, the
-# counter advances); Cancel in the dialog (one sentence, status 1, the device untouched),
+# counter advances), and the same over the HTTP live path read by ffmpeg; Cancel in the dialog (one sentence, status 1, the device untouched),
 # chosen without --portal because XDG_SESSION_TYPE says wayland; a desktop without the
 # portal (one sentence, status 1). Everything runs on a private session bus and runtime
 # directory.
@@ -89,6 +89,34 @@ if c[-1] - c[0] < 20: sys.exit(f"FAIL: the counter advanced only {c[-1] - c[0]}:
 if r["min_luma"] is None or r["min_luma"] < 20: sys.exit(f"FAIL: a black picture ({r})")
 PY
 echo "ok - Share in the portal's dialog: $(field '["decoded"]' <<<"$report") pictures from PipeWire decoded, counters $(field '["counters"][0]' <<<"$report")…$(field '["counters"][-1]' <<<"$report")"
+
+# --- 1b. the same over the HTTP live path: ffmpeg, as a player, reads the counter back
+"$CASTCTL" mirror --portal --http --device "127.0.0.1:$port" >"$work/h1.out" 2>"$work/h1.err" &
+mirror=$!
+/usr/bin/python3 Tests/System/mirror/portal_pick.py share >"$work/pick1b.out" 2>"$work/pick1b.err" || fail "http: $(cat "$work/pick1b.out")"
+wait_for "$work/h1.out" "over HTTP" 60 || fail "http: castctl did not start"
+url=$(grep -o 'http://[^ ]*screen.mp4' "$work/h1.out" | head -1)
+python3 - "$url" <<'PY' >"$work/h1.report" || fail "http: $(cat "$work/h1.report")"
+import subprocess, sys
+raw = subprocess.run(["ffmpeg", "-v", "error", "-i", sys.argv[1], "-frames:v", "60", "-vf", "scale=160:90,format=gray",
+                      "-f", "rawvideo", "-"], capture_output=True, timeout=120).stdout
+size = 160 * 90
+frames = [raw[i:i + size] for i in range(0, len(raw) - size + 1, size)]
+def counter(f):
+    row = 90 // 12
+    v = 0
+    for bit in range(16):
+        v = v << 1 | (f[row * 160 + bit * 10 + 5] > 128)
+    return v
+c = [counter(f) for f in frames[::10]]
+lit = min(sum(f) // size for f in frames) if frames else 0
+if len(frames) < 60 or any(b < a for a, b in zip(c, c[1:])) or c[-1] - c[0] < 5 or lit < 20:
+    sys.exit(f"{len(frames)} frames, counters {c}, mean brightness at least {lit}")
+print(f"{len(frames)} frames read over HTTP, counters {c[0]}…{c[-1]}")
+PY
+kill -INT "$mirror"
+wait "$mirror" || fail "http: castctl mirror --http did not exit 0 on Ctrl-C"
+echo "ok - the portal's screen over the HTTP live path: $(cat "$work/h1.report")"
 
 # --- 2. Cancel in the dialog; the portal is chosen because the session is Wayland
 sessions_before=$(grep -c '"event":"offer"\|"event": "offer"' "$work/frames/frames.jsonl" || true)

@@ -35,12 +35,12 @@ public final class HTTPLiveMirror: Sendable {
     /// Starts the encoder, waits for its first key fragment (the device asks for the stream
     /// as soon as it loads it), then shares the stream with `device`.
     public static func start(
-        share: MediaShare, ffmpeg: String = "ffmpeg", inputArguments: [String], encoding: LiveEncoding, title: String = "Screen", device: String,
-        localAddress: String
+        share: MediaShare, ffmpeg: String = "ffmpeg", inputArguments: [String], input: FileHandle? = nil, encoding: LiveEncoding, title: String = "Screen",
+        device: String, localAddress: String
     ) async throws(LocalMediaError) -> HTTPLiveMirror {
         let logPath = FileManager.default.temporaryDirectory.appendingPathComponent("castdeck-mirror-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).log").path
         let stream = LiveStream()
-        let encoder = try LiveEncoder.start(ffmpeg: ffmpeg, inputArguments: inputArguments, encoding: encoding, stream: stream, logPath: logPath)
+        let encoder = try LiveEncoder.start(ffmpeg: ffmpeg, inputArguments: inputArguments, input: input, encoding: encoding, stream: stream, logPath: logPath)
         do {
             try await encoder.waitUntilReady()
         } catch {

@@ -69,21 +69,24 @@ public final class LiveEncoder: Sendable {
     }
 
     /// Starts `ffmpeg` with `inputArguments` (everything up to and including the inputs)
-    /// followed by `encoding`'s output arguments.
+    /// followed by `encoding`'s output arguments; `input` is its standard input (an input
+    /// of `pipe:0` reads from it, as a Wayland screen arrives).
     public static func start(
-        ffmpeg: String = "ffmpeg", inputArguments: [String], encoding: LiveEncoding, stream: LiveStream, logPath: String
+        ffmpeg: String = "ffmpeg", inputArguments: [String], input: FileHandle? = nil, encoding: LiveEncoding, stream: LiveStream, logPath: String
     ) throws(LocalMediaError) -> LiveEncoder {
         try start(
-            ffmpeg: ffmpeg, arguments: ["-hide_banner", "-nostdin", "-loglevel", "error"] + inputArguments + encoding.outputArguments, stream: stream,
-            logPath: logPath)
+            ffmpeg: ffmpeg, arguments: ["-hide_banner", "-nostdin", "-loglevel", "error"] + inputArguments + encoding.outputArguments, input: input,
+            stream: stream, logPath: logPath)
     }
 
     /// Starts `ffmpeg arguments…`, which must write fragmented MP4 to stdout.
-    public static func start(ffmpeg: String = "ffmpeg", arguments: [String], stream: LiveStream, logPath: String) throws(LocalMediaError) -> LiveEncoder {
+    public static func start(
+        ffmpeg: String = "ffmpeg", arguments: [String], input: FileHandle? = nil, stream: LiveStream, logPath: String
+    ) throws(LocalMediaError) -> LiveEncoder {
         let pipe = Pipe()
         let process: ConverterProcess
         do {
-            process = try ConverterProcess.start(ffmpeg, arguments, logPath: logPath, output: pipe.fileHandleForWriting)
+            process = try ConverterProcess.start(ffmpeg, arguments, logPath: logPath, input: input, output: pipe.fileHandleForWriting)
         } catch {
             throw .converterFailed(file: "the live stream", reason: error.reason)
         }

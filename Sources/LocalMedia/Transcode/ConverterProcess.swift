@@ -32,7 +32,11 @@ final class ConverterProcess: @unchecked Sendable {
 
     /// Starts `tool arguments…` with stdout discarded (or into `output`, the write end of a
     /// pipe a live stream reads) and stderr into `logPath`.
-    static func start(_ tool: String, _ arguments: [String], logPath: String, output: FileHandle? = nil) throws(ToolError) -> ConverterProcess {
+    static func start(
+        _ tool: String, _ arguments: [String], logPath: String, input: FileHandle? = nil, output: FileHandle? = nil
+    ) throws(ToolError)
+        -> ConverterProcess
+    {
         guard let toolPath = tool.contains("/") ? tool : ToolRunner.findInPath(tool) else {
             throw ToolError(reason: "\(tool) is not installed (Debian: apt install ffmpeg)")
         }
@@ -46,7 +50,7 @@ final class ConverterProcess: @unchecked Sendable {
                 p.arguments = arguments
             }
             FileManager.default.createFile(atPath: logPath, contents: nil)
-            p.standardInput = FileHandle.nullDevice
+            p.standardInput = input ?? FileHandle.nullDevice
             p.standardOutput = output ?? FileHandle.nullDevice
             p.standardError = FileHandle(forWritingAtPath: logPath) ?? FileHandle.nullDevice
             do {
