@@ -36,6 +36,9 @@ PKGS=(
   playerctl dbus-bin libglib2.0-bin xdotool
   # network-fault tests (issue 17): nft rules inside the tests' own network namespaces
   nftables
+  # the desktop's sound over Cast Streaming (issue 33): a private PulseAudio server with a null
+  # sink for the sound tests and the benchmark (Tests/System/mirror/pulse.sh), pactl to ask it
+  pulseaudio pulseaudio-utils
 )
 
 missing=()
