@@ -39,12 +39,16 @@ public final class StreamingSender: @unchecked Sendable {
     private var lastRTCP: Date?
     private var reports: RepeatedTask?
     private var silentAfter: Double
+    /// Whether the receiver took the video stream / the audio stream.
+    public let sendsVideo: Bool
+    public let sendsAudio: Bool
 
     private init(receiver: SocketAddress, video: StreamSender?, audio: StreamSender?, silentAfter: Double) {
         self.receiver = receiver
         self.video = video
         self.audio = audio
         self.silentAfter = silentAfter
+        (sendsVideo, sendsAudio) = (video != nil, audio != nil)
         (events, continuation) = AsyncStream.makeStream(of: StreamingSenderEvent.self, bufferingPolicy: .bufferingNewest(64))
     }
 
@@ -76,10 +80,6 @@ public final class StreamingSender: @unchecked Sendable {
         }
         return session
     }
-
-    /// Whether the receiver took the video stream / the audio stream.
-    public var sendsVideo: Bool { video != nil }
-    public var sendsAudio: Bool { audio != nil }
 
     /// Sends one encoded video frame now; its RTP time is the time since the session started.
     public func send(frame data: [UInt8], isKey: Bool) {

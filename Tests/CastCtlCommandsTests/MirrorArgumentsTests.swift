@@ -63,5 +63,9 @@ final class MirrorArgumentsTests: XCTestCase {
     func testReceiverMirrorOutput() throws {
         let r = try XCTUnwrap(CastCtl.parseForExecution(["receiver", "--port", "0", "--mirror-output", "/tmp/x"]) as? ReceiverCommand)
         XCTAssertEqual(r.mirrorOutput, "/tmp/x")
+        XCTAssertNil(r.mirrorCodecs)
+        let mute = try XCTUnwrap(
+            CastCtl.parseForExecution(["receiver", "--port", "0", "--mirror-output", "/tmp/x", "--mirror-codecs", "vp8"]) as? ReceiverCommand)
+        XCTAssertEqual(mute.mirrorCodecs, "vp8")
     }
 }

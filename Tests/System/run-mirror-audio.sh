@@ -8,7 +8,9 @@
 # the tone's frequency there. Cases: sound alone at 1 kHz (the tone arrives, not silence);
 # picture and sound together at 440 Hz on Xvfb (the frame counter advances and the tone is
 # there: a different frequency proves nothing is fixed); the device killed while sound plays
-# (one sentence, status 1); a PulseAudio source that does not exist (one sentence, status 1).
+# (one sentence, status 1); a PulseAudio source that does not exist (one sentence, status 1);
+# a device that takes only the picture (the picture alone, after one line; sound alone to it
+# is one sentence, status 1).
 # Runs in a private network namespace (unshare); needs pulseaudio, pactl, ffmpeg, Xvfb,
 # xdotool and Python's tkinter.
 set -euo pipefail
@@ -126,4 +128,17 @@ status=0
 [[ $status == 1 && $(wc -l <"$work/a4.err") == 1 ]] && grep -q "could not be captured" "$work/a4.err" ||
   fail "no such source: status $status, stderr: $(cat "$work/a4.err")"
 echo "ok - a missing source: $(cat "$work/a4.err")"
+# --- 5. a device that takes the picture but not the sound, and sound alone to it
+start_receiver mute --mirror-output "$work/mute" --mirror-codecs vp8
+"$CASTCTL" mirror --device "127.0.0.1:$port" --display "$display" --audio --duration 4 >"$work/a5.out" 2>"$work/a5.err" ||
+  fail "picture without sound: castctl mirror failed"
+[[ $(wc -l <"$work/a5.err") == 1 ]] && grep -q "took the picture but not the sound; mirroring without sound" "$work/a5.err" ||
+  fail "picture without sound: not the one line: $(cat "$work/a5.err")"
+pictures=$(python3 Tests/System/mirror/frames.py "$work/mute" 1)
+[[ $(field '["decoded"]' <<<"$pictures") -ge 20 ]] || fail "picture without sound: too few pictures: $pictures"
+grep -q '"stream":"audio"' "$work/mute/frames.jsonl" && fail "picture without sound: audio frames arrived all the same"
+status=0
+"$CASTCTL" mirror --device "127.0.0.1:$port" --audio-only --duration 3 >"$work/a6.out" 2>"$work/a6.err" || status=$?
+[[ $status == 1 && $(wc -l <"$work/a6.err") == 1 ]] || fail "sound to a device without sound: status $status, stderr: $(cat "$work/a6.err")"
+echo "ok - a device without sound: the picture alone ($(cat "$work/a5.err")); sound alone: $(cat "$work/a6.err")"
 echo "mirror-audio: all passed"
