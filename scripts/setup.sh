@@ -42,6 +42,9 @@ PKGS=(
   # headless, PipeWire, the portal with its GNOME backend, answered through AT-SPI)
   x11-utils libglib2.0-dev gstreamer1.0-tools gstreamer1.0-pipewire gstreamer1.0-plugins-base python3-tk
   mutter pipewire wireplumber xdg-desktop-portal xdg-desktop-portal-gnome gir1.2-gtk-4.0 fuse3
+  # the desktop's sound over Cast Streaming (issue 33): a private PulseAudio server with a null
+  # sink for the sound tests and the benchmark (Tests/System/mirror/pulse.sh), pactl to ask it
+  pulseaudio pulseaudio-utils
 )
 
 missing=()

@@ -16,13 +16,14 @@
 #   peer      the mkchromecast way (peer_server.py: ffmpeg → HTTP, fragments at key frames
 #             only), read by the same reader as http: the peer measured in the same run
 #   Benchmarks/mirror/run.sh      (CASTCTL=path to use another castctl build)
+#   sound     the desktop's sound alone, Cast Streaming against the mkchromecast way (sound.sh)
 #   make mirror-soak              (30 minutes at 720p30, HTTP path only: the delay must not drift)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MEASURE=${BENCH_MIRROR_SECONDS:-20}
 WARMUP=${BENCH_MIRROR_WARMUP:-5}
 SIZES=${BENCH_MIRROR_SIZES:-"1280x720 1920x1080"}
-PATHS=${BENCH_MIRROR_PATHS:-"cast http peer"}  # and chromium: the HTTP live path as Chromium's <video> shows it
+PATHS=${BENCH_MIRROR_PATHS:-"cast http peer sound"}  # and chromium: the HTTP live path as Chromium's <video> shows it
 for tool in ffmpeg Xvfb; do command -v $tool >/dev/null || ./scripts/setup.sh; done
 source Benchmarks/lib.sh
 CASTCTL=${CASTCTL:-$(swift build "${RELEASE[@]}" --product castctl >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/castctl")}
@@ -156,7 +157,8 @@ for size in $SIZES; do
         measure "mkchromecast-$label" "file:$work/peer.out" ffmpeg_read "http://127.0.0.1:$(sed -n 's/^port //p' "$work/peer.out")/stream"
         kill "$peer"
         wait "$peer" 2>/dev/null || true ;;
-      *) echo "unknown path $path (cast, http, chromium, peer)" >&2; exit 2 ;;
+      sound) ;;  # no screen: after the sizes
+      *) echo "unknown path $path (cast, http, chromium, peer, sound)" >&2; exit 2 ;;
     esac
   done
   kill "$drawer" "$xvfb" 2>/dev/null || true
@@ -171,3 +173,4 @@ for size in $SIZES; do
     result mirror "glass-to-glass p95 $label, Cast Streaming vs mkchromecast-style" "$(figure "cast-streaming-$label" 3)" "$(figure "mkchromecast-$label" 3)" "mkchromecast-style" s lower
   fi
 done
+if [[ " $PATHS " == *" sound "* ]]; then CASTCTL=$CASTCTL bash "$here/sound.sh"; fi

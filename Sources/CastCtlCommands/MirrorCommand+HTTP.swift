@@ -25,7 +25,7 @@ extension MirrorCommand {
         var encoding = LiveEncoding(width: plan.size.width, height: plan.size.height, fps: plan.fps, videoKbps: plan.bitRate / 1000, audio: audio)
         encoding.audioKbps = 128
         var inputs = EncoderArguments.captureInput(source: source, fps: plan.fps)
-        if audio { inputs += EncoderArguments.soundInput() }
+        if audio { inputs += EncoderArguments.soundInput(device: audioSource) }
         // A Wayland screen arrives from PipeWire on ffmpeg's standard input, at the plan's size.
         var feed: PipeWireFeed?
         if case .portal(let portal) = source {

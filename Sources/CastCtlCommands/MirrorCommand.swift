@@ -17,7 +17,9 @@ struct MirrorCommand: AsyncParsableCommand {
         commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
         discussion: """
             Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app; \
-            in a Wayland session (or with --portal) the desktop's screen-cast portal asks what to share and PipeWire delivers it. \
+            in a Wayland session (or with --portal) the desktop's screen-cast portal asks what to share and PipeWire delivers it; \
+            with --audio the desktop's sound goes along as Opus (the monitor of the default PulseAudio/PipeWire output, or \
+            --audio-source), and --audio-only sends the sound alone to the device's audio mirroring app (no display needed). \
             Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
             when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1. \
             With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver \
@@ -47,8 +49,18 @@ struct MirrorCommand: AsyncParsableCommand {
     @Flag(help: "Send the screen as a live video over HTTP for the Default Media Receiver (for devices or networks where Cast Streaming fails).")
     var http = false
 
-    @Flag(help: "With --http: send the desktop's sound too (the PulseAudio/PipeWire monitor of the default output).")
+    @Flag(
+        inversion: .prefixedNo,
+        help: "Send the desktop's sound too (the PulseAudio/PipeWire monitor of the default output), or not (the default).")
     var audio = false
+
+    @Flag(name: .customLong("audio-only"), help: "Send the desktop's sound alone, to the device's audio mirroring app (no display needed).")
+    var audioOnly = false
+
+    @Option(
+        name: .customLong("audio-source"),
+        help: ArgumentHelp("The PulseAudio/PipeWire source to send (pactl list short sources; default: the default output's monitor).", valueName: "NAME"))
+    var audioSource: String = EncoderArguments.defaultSoundDevice
 
     @Option(
         name: .customLong("media-port"),
@@ -64,10 +76,18 @@ struct MirrorCommand: AsyncParsableCommand {
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard (20...4000).contains(targetDelay) else { throw ValidationError("--target-delay must be between 20 and 4000 milliseconds.") }
         if let mediaPort, !(1...65535).contains(mediaPort) { throw ValidationError("--media-port must be a TCP port (1–65535).") }
-        if !http, audio || mediaPort != nil { throw ValidationError("--audio and --media-port go with --http (Cast Streaming sends no sound yet).") }
+        if !http, mediaPort != nil { throw ValidationError("--media-port goes with --http.") }
+        if audioOnly, http || window != nil || portal {
+            throw ValidationError("--audio-only sends no picture, so it goes with none of --http, --window and --portal.")
+        }
+        if audioSource.isEmpty { throw ValidationError("--audio-source takes a PulseAudio source name (pactl list short sources).") }
     }
 
     func run() async throws {
+        let quality = MirrorQuality(rawValue: quality) ?? .balanced
+        if audioOnly {
+            return try await stream(MirrorRequest(media: .sound, quality: quality, targetDelayMs: targetDelay, soundSource: audioSource))
+        }
         let environment = ProcessInfo.processInfo.environment
         let usePortal = portal || (display == nil && window == nil && CaptureSource.prefersPortal(environment: environment))
         let source: CaptureSource
@@ -83,9 +103,14 @@ struct MirrorCommand: AsyncParsableCommand {
             if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
         }
         defer { if case .portal(let p) = source { p.close() } }
-        let quality = MirrorQuality(rawValue: quality) ?? .balanced
         if http { return try await runHTTP(source: source, quality: quality) }
-        let (duration, request) = (duration, MirrorRequest(media: .screen(source, sound: false), quality: quality, targetDelayMs: targetDelay))
+        try await stream(MirrorRequest(media: .screen(source, sound: audio), quality: quality, targetDelayMs: targetDelay, soundSource: audioSource))
+    }
+
+    /// Mirrors over Cast Streaming until stopped, printing a line when streaming starts and one
+    /// when it ends; a failure is one sentence (exit status 1).
+    private func stream(_ request: MirrorRequest) async throws {
+        let duration = duration
         try await options.withSession(networkThread: false) { session in
             let device = session.device
             let ending = await withTaskGroup(of: MirrorEnding?.self) { group in
@@ -95,6 +120,10 @@ struct MirrorCommand: AsyncParsableCommand {
                         case .streaming(let plan):
                             Console.out("Mirroring \(request.media) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s.\n")
                         case .bitRate(let r): Console.err("castctl: the bit rate is now \(r / 1000) kb/s.\n")
+                        case .sound(let r) where request.media == .sound:
+                            Console.out("Sending the desktop's sound to \(device) (Opus, \(r / 1000) kb/s).\n")
+                        case .sound(let r): Console.out("The sound goes along (Opus, \(r / 1000) kb/s).\n")
+                        case .soundRefused: Console.err("castctl: \(device) took the picture but not the sound; mirroring without sound.\n")
                         }
                     }
                 }

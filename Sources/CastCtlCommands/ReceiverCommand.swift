@@ -134,6 +134,11 @@ struct ReceiverCommand: AsyncParsableCommand {
     var mirrorOutput: String?
 
     @Option(
+        name: .customLong("mirror-codecs"),
+        help: ArgumentHelp("With --mirror-output: take only streams of these codecs (comma-separated; default vp8,h264,opus).", valueName: "list"))
+    var mirrorCodecs: String?
+
+    @Option(
         name: .customLong("ambient-after"), help: ArgumentHelp("Ambient mode: close the app once its media has been paused this long.", valueName: "seconds"))
     var ambientAfter: Double?
 
@@ -226,6 +231,7 @@ struct ReceiverCommand: AsyncParsableCommand {
         if let mirrorOutput {
             config.mirrorOutput = mirrorOutput
             config.apps += [ReceiverApp.chromeMirroring, ReceiverApp.audioMirroring]
+            config.mirrorCodecs = mirrorCodecs.map { Set($0.lowercased().split(separator: ",").map { String($0) }) }
         }
         config.replay = try replayScript()
         config.faults = FaultInjection(

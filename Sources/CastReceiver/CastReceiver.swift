@@ -17,7 +17,8 @@
 //                                   playback, member volumes); GroupSimulation starts one
 //           +Replay                 answers with messages recorded from a real device instead
 //           +Mirroring              Cast Streaming: OFFER → ANSWER, a StreamingReceiver per
-//                                   OFFER, frames to MirrorFrameSink (--mirror-output)
+//                                   OFFER, frames to MirrorFrameSink (--mirror-output),
+//                                   the sound's to MirrorSoundSink; --mirror-codecs
 //             └── MediaPlayer       pure state: +Time (breaks, end), +Requests, +Queue
 //
 //   ReceiverConfiguration: name, apps, faults, heartbeat, clock (SystemClock/ManualClock),

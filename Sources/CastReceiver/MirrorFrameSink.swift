@@ -12,7 +12,7 @@ import ScreenCapture
 /// picture as `sN-frame-NNNNN.png`. ffmpeg decodes the VP8 frames, fed to it as IVF. With
 /// CASTDECK_MIRROR_GRAY=1 in the environment every picture is also appended, 160x90 grey, to
 /// `sN-gray-160x90.raw`, in the order of the `decoded` lines (the glass-to-glass benchmark
-/// reads its frame counter there, Benchmarks/mirror).
+/// reads its frame counter there, Benchmarks/mirror). Opus audio goes to a `MirrorSoundSink`.
 final class MirrorFrameSink: @unchecked Sendable {
     let directory: URL
     let session: Int
@@ -22,16 +22,20 @@ final class MirrorFrameSink: @unchecked Sendable {
     private var decoder: Process?
     private var input: FileHandle?
     private var decoded = 0
+    private let sound: MirrorSoundSink
+    private var hasSound = false
     static let thumb = (width: 64, height: 36)
 
     init(directory: String, session: Int) {
         self.directory = URL(fileURLWithPath: directory)
         self.session = session
+        sound = MirrorSoundSink(directory: self.directory, session: session)
         try? FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
         let path = self.directory.appendingPathComponent("frames.jsonl").path
         if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
         log = FileHandle(forWritingAtPath: path)
         log?.seekToEndOfFile()
+        sound.log = { [weak self] line in self?.write(line) }
     }
 
     func take(_ frame: ReceivedFrame) {
@@ -39,6 +43,10 @@ final class MirrorFrameSink: @unchecked Sendable {
         write(
             "{\"event\":\"received\",\"session\":\(session),\"stream\":\"\(kind)\",\"frame\":\(frame.frameID),\"key\":\(frame.isKey),"
                 + "\"bytes\":\(frame.data.count),\"at\":\(Self.time(frame.receivedAt))}")
+        if frame.stream.kind == .audio, frame.stream.codecName == "opus" {
+            lock.withLock { hasSound = true }
+            return sound.take(frame)
+        }
         guard frame.stream.kind == .video, frame.stream.codecName == "vp8" else { return }
         queue.async { [self] in
             if decoder == nil { startDecoder(frame.stream) }
@@ -51,10 +59,13 @@ final class MirrorFrameSink: @unchecked Sendable {
             try? input?.close()
             input = nil
             decoder?.waitUntilExit()
-            lock.withLock {
-                try? log?.close()
-                log = nil
+            let closeLog: @Sendable () -> Void = { [self] in
+                lock.withLock {
+                    try? log?.close()
+                    log = nil
+                }
             }
+            if lock.withLock({ hasSound }) { sound.close(then: closeLog) } else { closeLog() }
         }
     }
 

@@ -69,6 +69,9 @@ public struct ReceiverConfiguration: Sendable {
     /// Cast Streaming (docs/mirroring.md): the directory the mirroring apps' received and
     /// decoded frames are written to (`MirrorFrameSink`); nil: frames are received, not kept.
     public var mirrorOutput: String?
+    /// The codecs the mirroring receiver takes (`StreamingReceiver.playable` by default); fewer
+    /// make it answer as a device that plays less, e.g. pictures without sound.
+    public var mirrorCodecs: Set<String>?
 
     public init() {}
 

@@ -50,9 +50,9 @@ extension ReceiverCore {
         mirroring = nil
         mirrorSessions += 1
         let sink = config.mirrorOutput.map { MirrorFrameSink(directory: $0, session: mirrorSessions) }
-        let host = config.host, loop = self.loop
+        let host = config.host, loop = self.loop, codecs = config.mirrorCodecs ?? StreamingReceiver.playable
         Task {
-            let (answer, receiver) = await StreamingReceiver.answer(offer, host: host) { frame in sink?.take(frame) }
+            let (answer, receiver) = await StreamingReceiver.answer(offer, host: host, playable: codecs) { frame in sink?.take(frame) }
             loop.execute { [self] in
                 guard let receiver, running?.sessionId == app.sessionId else {
                     receiver?.close()

@@ -16,6 +16,10 @@
 //   StreamSender        one stream's sending side: packets, retransmission, SR, loss figure
 //   UDPEndpoint         one NIO datagram socket (RTP and RTCP share it, as Cast does)
 //   StreamingReceiver   the receiver's session: decrypt, assemble, feedback, frames out
+//   StreamingSender     the sender's session: video and/or audio streams on one socket,
+//                       RTCP handed to each by SSRC, sender reports for each
+//   AudioClock          audio RTP times counted in samples (not by the clock)
+//   MirrorSession       OFFER (VP8 and/or Opus) → ANSWER → encoders → sender, renegotiation
 
 import CastProtocol
 
@@ -30,8 +34,9 @@ public enum CastStreamingIDs {
     /// RTP payload types Chrome offers (the receiver ignores them beyond the ANSWER).
     public static let videoPayloadType: UInt8 = 96
     public static let audioPayloadType: UInt8 = 127
-    /// Video's RTP clock (90 kHz); audio's is its sample rate.
+    /// Video's RTP clock (90 kHz); audio's is its sample rate (Opus: 48 kHz).
     public static let videoClockRate = 90_000
+    public static let audioClockRate = 48_000
     /// The largest RTP packet sent: an Ethernet MTU less the IPv4 and UDP headers.
     public static let maxPacketSize = 1500 - 20 - 8
 }

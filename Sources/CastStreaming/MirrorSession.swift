@@ -23,34 +23,44 @@ public enum MirrorProgress: Sendable, Equatable {
     case streaming(VideoPlan)
     /// The encoder now aims at this bit rate (loss went up or down).
     case bitRate(Int)
+    /// The desktop's sound goes out too (or alone), as Opus at this bit rate.
+    case sound(bitRate: Int)
+    /// The device took the picture but not the sound: mirroring goes on without it.
+    case soundRefused
 }
 
 /// Screen mirroring over Cast Streaming, sender side: OFFER a VP8 stream fitted to the source
-/// and the quality, read the ANSWER, capture and encode with ffmpeg (`VideoEncoder`) and send
-/// through a `StreamingSender`; a lost picture restarts the encoder (a key frame), loss lowers
-/// the bit rate, and a source of a new size is offered again (a new OFFER and stream). `run`
+/// and the quality and/or an Opus stream of the desktop's sound, read the ANSWER, capture and
+/// encode with ffmpeg (`VideoEncoder`, `AudioEncoder`) and send what the device took through
+/// one `StreamingSender`; a lost picture restarts the video encoder (a key frame), loss lowers
+/// the bit rate, and a source of a new size is offered again (a new OFFER and streams). `run`
 /// returns when cancelled and throws, with one sentence, when mirroring cannot go on.
 public final class MirrorSession: Sendable {
     public let media: MirrorMedia
     public let quality: MirrorQuality
     public let host: String
     public let targetDelayMs: Int
-    private let signaling: StreamingSignaling
-    private let progress: @Sendable (MirrorProgress) -> Void
-    private let sender = Mutex<StreamingSender?>(nil)
-    private let seq = Mutex(Int.random(in: 1...1_000_000))
+    /// The PulseAudio source of the sound (default: the monitor of the default output).
+    public let soundDevice: String
+    let signaling: StreamingSignaling
+    let progress: @Sendable (MirrorProgress) -> Void
+    let sender = Mutex<StreamingSender?>(nil)
+    let seq = Mutex(Int.random(in: 1...1_000_000))
     /// What ffmpeg said when it ended on its own (x11grab ends when a captured window shrinks):
     /// `follow` offers the new size, or starts it again, or gives up.
     private let encoderEnded = Mutex<String?>(nil)
+    /// The same for the sound's ffmpeg (no PulseAudio server, the source went away).
+    private let soundEnded = Mutex<String?>(nil)
 
     public init(
-        media: MirrorMedia, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, signaling: StreamingSignaling,
-        progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
+        media: MirrorMedia, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, soundDevice: String = EncoderArguments.defaultSoundDevice,
+        signaling: StreamingSignaling, progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
     ) {
         self.media = media
         self.quality = quality
         self.host = host
         self.targetDelayMs = targetDelayMs
+        self.soundDevice = soundDevice
         self.signaling = signaling
         self.progress = progress
     }
@@ -73,9 +83,6 @@ public final class MirrorSession: Sendable {
     }
 
     private func runThrowing() async throws {
-        guard case .screen(let source, false) = media else {
-            throw CastStreamingError("Sending the desktop's sound over Cast Streaming is not built yet; mirror the picture alone.")
-        }
         let answers = AnswerBox()
         let listener = Task { [signaling] in
             for await text in signaling.incoming {
@@ -87,33 +94,51 @@ public final class MirrorSession: Sendable {
             listener.cancel()
             sender.withLock { $0 }?.close()
         }
-        let size = try source.currentSize()
-        let plan = try await negotiate(size: size, answers: answers)
-        let encoder = VideoEncoder(source: source, plan: plan)
-        try encoder.start()
-        defer { encoder.stop() }
-        progress(.streaming(plan))
+        let source = media.source
+        let size = try source?.currentSize()
+        let first = try await negotiate(size: size, answers: answers)
+        let video = source.flatMap { s in first.plan.map { VideoEncoder(source: s, plan: $0) } }
+        let audio = first.sound ? AudioEncoder(device: soundDevice) : nil
+        try video?.start()
+        defer { video?.stop() }
+        try audio?.start()
+        defer { audio?.stop() }
+        if let plan = first.plan { progress(.streaming(plan)) }
+        if first.sound { progress(.sound(bitRate: EncoderArguments.soundBitRate)) } else if media.hasSound { progress(.soundRefused) }
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { [self] in
-                for await event in encoder.events {
-                    switch event {
-                    case .frame(let f): sender.withLock { $0 }?.send(frame: f.data, isKey: f.isKey)
-                    case .ended(let said): encoderEnded.withLock { $0 = said }
+            if let video {
+                group.addTask { [self] in
+                    for await event in video.events {
+                        switch event {
+                        case .frame(let f): sender.withLock { $0 }?.send(frame: f.data, isKey: f.isKey)
+                        case .ended(let said): encoderEnded.withLock { $0 = said }
+                        }
                     }
                 }
             }
-            group.addTask { [self] in try await follow(source: source, encoder: encoder, plan: plan, size: size, answers: answers) }
+            if let audio {
+                group.addTask { [self] in
+                    for await event in audio.events {
+                        switch event {
+                        case .packet(let p): sender.withLock { $0 }?.send(audio: p.data, samples: p.samples)
+                        case .ended(let said): soundEnded.withLock { $0 = said }
+                        }
+                    }
+                }
+            }
+            group.addTask { [self] in try await follow(video: video, audio: audio, plan: first.plan, size: size, answers: answers) }
             try await group.next()
             group.cancelAll()
         }
     }
 
-    /// Acts on the receiver's reports (key frames, bit rate, silence) and on the source's size.
-    private func follow(source: CaptureSource, encoder: VideoEncoder, plan first: VideoPlan, size firstSize: PixelSize, answers: AnswerBox) async throws {
+    /// Acts on the receiver's reports (key frames, bit rate, silence), on the source's size and
+    /// on encoders that ended on their own.
+    private func follow(video: VideoEncoder?, audio: AudioEncoder?, plan first: VideoPlan?, size firstSize: PixelSize?, answers: AnswerBox) async throws {
         var plan = first, size = firstSize
-        var rate = BitrateController(start: plan.bitRate, minimum: plan.minBitRate, maximum: plan.bitRate, now: 0)
-        var lastKey = -1.0, lastSizeCheck = 0.0
-        var failures: [Double] = []
+        var rate = plan.map { BitrateController(start: $0.bitRate, minimum: $0.minBitRate, maximum: $0.bitRate, now: 0) }
+        var lastKey = -1.0, lastCheck = 0.0
+        var failures: [Double] = [], soundFailures: [Double] = []
         let start = Date()
         while !Task.isCancelled {
             guard let current = sender.withLock({ $0 }) else { return }
@@ -124,11 +149,12 @@ public final class MirrorSession: Sendable {
                 switch event {
                 case .keyFrameWanted where now - lastKey >= 1:
                     lastKey = now
-                    try encoder.restart(plan: nil)
+                    try video?.restart(plan: nil)
                 case .loss(let fraction):
-                    if let r = rate.report(fractionLost: fraction, now: now) {
-                        plan.bitRate = r
-                        try encoder.restart(plan: plan)
+                    if let video, var p = plan, let r = rate?.report(fractionLost: fraction, now: now) {
+                        p.bitRate = r
+                        plan = p
+                        try video.restart(plan: p)
                         progress(.bitRate(r))
                     }
                 case .receiverSilent(let s):
@@ -141,73 +167,41 @@ public final class MirrorSession: Sendable {
             // The stream ended (replaced, or closing): no spinning while that settles.
             if Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
             let now = Date().timeIntervalSince(start)
-            guard now - lastSizeCheck >= 1 else { continue }
-            lastSizeCheck = now
+            guard now - lastCheck >= 1 else { continue }
+            lastCheck = now
+            if let audio,
+                let said = soundEnded.withLock({ said in
+                    defer { said = nil }
+                    return said
+                })
+            {
+                soundFailures = soundFailures.filter { now - $0 < 10 } + [now]
+                guard soundFailures.count < 3 else {
+                    throw CastStreamingError(
+                        "The desktop's sound could not be captured (\(said)); check that PulseAudio or PipeWire runs, or name another source.")
+                }
+                try audio.restart()
+            }
+            guard let video, let source = media.source, let oldSize = size else { continue }
             let newSize = try source.currentSize()
             let ended = encoderEnded.withLock { said in
                 defer { said = nil }
                 return said
             }
-            if newSize != size {
+            if newSize != oldSize {
                 size = newSize
-                plan = try await negotiate(size: size, answers: answers)
-                rate = BitrateController(start: plan.bitRate, minimum: plan.minBitRate, maximum: plan.bitRate, now: now)
-                try encoder.restart(plan: plan)
-                progress(.streaming(plan))
+                let next = try await negotiate(size: newSize, answers: answers)
+                guard let p = next.plan else { continue }
+                plan = p
+                rate = BitrateController(start: p.bitRate, minimum: p.minBitRate, maximum: p.bitRate, now: now)
+                try video.restart(plan: p)
+                progress(.streaming(p))
             } else if let ended {
                 // The same size: ffmpeg failed for another reason. Three times in ten seconds is enough.
                 failures = failures.filter { now - $0 < 10 } + [now]
                 guard failures.count < 3 else { throw CastStreamingError("Screen capture stopped: \(ended)") }
-                try encoder.restart(plan: nil)
+                try video.restart(plan: nil)
             }
         }
-    }
-
-    /// OFFERs one VP8 stream for `size`, waits for the ANSWER, and starts sending to it.
-    private func negotiate(size: PixelSize, answers: AnswerBox) async throws -> VideoPlan {
-        let first = quality.plan(source: size)
-        let number = seq.withLock {
-            $0 += 1
-            return $0
-        }
-        var video = OfferedStream(
-            index: 0, kind: .video, codecName: "vp8", payloadType: CastStreamingIDs.videoPayloadType, ssrc: UInt32.random(in: 1...UInt32.max),
-            targetDelayMs: targetDelayMs, aesKey: FrameCrypto.randomBytes(), aesIvMask: FrameCrypto.randomBytes(), clockRate: CastStreamingIDs.videoClockRate,
-            bitRate: first.bitRate)
-        (video.width, video.height, video.maxFrameRate) = (first.size.width, first.size.height, first.fps)
-        try await signaling.send(CastJSON.encode(StreamingOffer(seqNum: number, streams: [video]).json))
-        guard let value = await answers.take(seqNum: number, timeout: 10) else {
-            throw CastStreamingError("The device did not answer the mirroring offer within 10 seconds.")
-        }
-        let answer = try StreamingAnswer(json: value)
-        if let error = answer.error { throw CastStreamingError("The device refused mirroring: \(error).") }
-        guard let port = answer.udpPort else { throw CastStreamingError("The device answered without a UDP port, so there is nowhere to send the picture.") }
-        guard let i = answer.sendIndexes.firstIndex(of: video.index) else {
-            throw CastStreamingError("The device accepted none of the offered streams (VP8 video).")
-        }
-        let limits = VideoLimits(
-            maxSize: answer.maxWidth.flatMap { w in answer.maxHeight.map { PixelSize(width: w, height: $0) } }, maxFrameRate: answer.maxFrameRate,
-            minBitRate: answer.minBitRate, maxBitRate: answer.maxBitRate)
-        let next = try await StreamingSender.start(host: host, port: port, video: video, receiverSSRC: answer.ssrcs[i])
-        sender.withLock { old in
-            old?.close()
-            old = next
-        }
-        return quality.plan(source: size, limits: limits)
-    }
-}
-
-/// ANSWERs by their seqNum, for the negotiation that waits for one.
-private actor AnswerBox {
-    private var waiting: [JSONValue] = []
-    func put(_ v: JSONValue) { waiting.append(v) }
-    func take(seqNum: Int, timeout: Double) async -> JSONValue? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if let i = waiting.firstIndex(where: { $0["seqNum"]?.intValue == seqNum }) { return waiting.remove(at: i) }
-            try? await Task.sleep(for: .milliseconds(20))
-            if Task.isCancelled { return nil }
-        }
-        return nil
     }
 }

@@ -70,7 +70,7 @@ public struct OfferedStream: Sendable, Equatable {
         else { throw CastStreamingError("offered stream \(index) has no 128-bit aesKey and aesIvMask") }
         let pt = v["rtpPayloadType"]?.intValue ?? 0
         guard (0...127).contains(pt) else { throw CastStreamingError("offered stream \(index) has RTP payload type \(pt)") }
-        var rate = kind == .video ? CastStreamingIDs.videoClockRate : 48_000
+        var rate = kind == .video ? CastStreamingIDs.videoClockRate : CastStreamingIDs.audioClockRate
         if let tb = v["timeBase"]?.stringValue, tb.hasPrefix("1/"), let r = Int(tb.dropFirst(2)), r > 0 { rate = r }
         self.init(
             index: index, kind: kind, codecName: codec.lowercased(), payloadType: UInt8(pt), ssrc: UInt32(ssrc),

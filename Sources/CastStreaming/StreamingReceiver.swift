@@ -54,9 +54,10 @@ public final class StreamingReceiver: @unchecked Sendable {
     private init(onFrame: @escaping @Sendable (ReceivedFrame) -> Void) { self.onFrame = onFrame }
 
     /// The ANSWER for `offer` and, when it takes any stream, the running session on a fresh UDP
-    /// port of `host`. It takes the first offered video and audio stream of a codec it plays.
+    /// port of `host`. It takes the first offered video and audio stream of a codec it plays
+    /// (of `playable`).
     public static func answer(
-        _ offer: StreamingOffer, host: String, onFrame: @escaping @Sendable (ReceivedFrame) -> Void
+        _ offer: StreamingOffer, host: String, playable: Set<String> = playable, onFrame: @escaping @Sendable (ReceivedFrame) -> Void
     ) async
         -> (StreamingAnswer, StreamingReceiver?)
     {

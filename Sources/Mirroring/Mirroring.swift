@@ -7,7 +7,8 @@
 // `MirrorSession` (OFFER/ANSWER, RTP) and ScreenCapture's encoders, and says how it ended in
 // one sentence.
 //
-//   MirrorRequest       what is mirrored (`MirrorMedia`), at which quality and delay
+//   MirrorRequest       what is mirrored (`MirrorMedia`: picture, picture and sound, sound
+//                       alone), at which quality and delay, the sound from which source
 //   MirrorEnding        stopped by the user, or failed with a sentence
 //   ScreenMirror.run    launches the app, streams until cancelled or something ends it,
 //                       then stops the app it started
@@ -22,11 +23,16 @@ public struct MirrorRequest: Sendable, Equatable {
     public var quality: MirrorQuality
     /// The receiver's playout delay (Chrome's default is 400 ms).
     public var targetDelayMs: Int
+    /// The PulseAudio source the sound is taken from (default: the monitor of the default output).
+    public var soundSource: String
 
-    public init(media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400) {
+    public init(
+        media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400, soundSource: String = EncoderArguments.defaultSoundDevice
+    ) {
         self.media = media
         self.quality = quality
         self.targetDelayMs = targetDelayMs
+        self.soundSource = soundSource
     }
 }
 

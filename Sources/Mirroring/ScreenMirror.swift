@@ -11,7 +11,8 @@ public enum ScreenMirror {
     /// Launches the mirroring app (`MirrorMedia.appID`), streams until the calling task is
     /// cancelled (`.stopped`, and the app is stopped on the device) or until the device, the
     /// link, the app or the capture ends it (`.failed` with one sentence). `progress` hears the
-    /// plan when streaming starts (again after a renegotiation) and bit-rate changes.
+    /// plan when streaming starts (again after a renegotiation), bit-rate changes, and whether
+    /// the sound goes out (or the device refused it).
     public static func run(
         session: CastSession, request: MirrorRequest, progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
     ) async -> MirrorEnding {
@@ -36,8 +37,8 @@ public enum ScreenMirror {
                 continuation.onTermination = { _ in task.cancel() }
             })
         let mirror = MirrorSession(
-            media: request.media, quality: request.quality, host: device.host, targetDelayMs: request.targetDelayMs, signaling: signaling,
-            progress: progress)
+            media: request.media, quality: request.quality, host: device.host, targetDelayMs: request.targetDelayMs, soundDevice: request.soundSource,
+            signaling: signaling, progress: progress)
         let ending = await race(mirror: mirror, session: session, channel: channel)
         if case .stopped = ending { await stopApp(session) }
         return ending

@@ -20,10 +20,15 @@ public enum EncoderArguments {
         ]
     }
 
+    /// PulseAudio's name for the monitor of the default output: what the desktop plays.
+    public static let defaultSoundDevice = "@DEFAULT_MONITOR@"
+    /// The Opus bit rate sent (Chrome offers about 100–128 kb/s).
+    public static let soundBitRate = 128_000
+
     /// The desktop's sound: the monitor of the default PulseAudio (or PipeWire-Pulse) output,
     /// `device` naming another source; encoded as Opus in 20 ms packets for low delay, 48 kHz
     /// stereo, written as Ogg with a page per packet.
-    public static func audio(device: String = "@DEFAULT_MONITOR@", bitRate: Int = 128_000) -> [String] {
+    public static func audio(device: String = defaultSoundDevice, bitRate: Int = soundBitRate) -> [String] {
         ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + soundInput(device: device) + [
             "-c:a", "libopus", "-application", "lowdelay", "-frame_duration", "20", "-b:a", "\(bitRate)", "-ac", "2", "-ar", "48000",
             "-f", "ogg", "-page_duration", "20000", "-flush_packets", "1", "pipe:1",
@@ -47,7 +52,7 @@ public enum EncoderArguments {
     }
 
     /// The PulseAudio (or PipeWire-Pulse) input alone: the monitor of the default output, or `device`.
-    public static func soundInput(device: String = "@DEFAULT_MONITOR@") -> [String] {
+    public static func soundInput(device: String = defaultSoundDevice) -> [String] {
         ["-f", "pulse", "-fragment_size", "3840", "-i", device]
     }
 }

@@ -17,6 +17,10 @@
 //   IVFReader           incremental reader of that IVF stream: frames with their key flag
 //   VideoEncoder        runs ffmpeg, hands out encoded frames, restarts it for a key frame,
 //                       a new bit rate or a new size
+//   OggOpusReader       incremental reader of the sound's Ogg Opus stream: Opus packets with
+//                       their length in samples (OggOpusWriter: the other way, for the receiver)
+//   AudioEncoder        runs ffmpeg on a PulseAudio source, hands out Opus packets
+//   EncoderChild        both encoders' ffmpeg child, one at a time, its output read on a thread
 //
 // Used by CastStreaming's sender (`castctl mirror`) and by the HTTP live path.
 

@@ -18,108 +18,45 @@ public enum EncoderEvent: Sendable, Equatable {
 public final class VideoEncoder: Sendable {
     public let events: AsyncStream<EncoderEvent>
     private let continuation: AsyncStream<EncoderEvent>.Continuation
-    private let ffmpeg: String
     private let source: CaptureSource
-    private struct State {
-        var process: Process?
-        /// The portal's picture for ffmpeg, when the source is a portal session.
-        var feed: PipeWireFeed?
-        var generation = 0
-        var plan: VideoPlan
-        var stopped = false
-    }
-    private let state: Mutex<State>
+    private let currentPlan: Mutex<VideoPlan>
+    private let child: EncoderChild
 
     public init(source: CaptureSource, plan: VideoPlan, ffmpeg: String = "ffmpeg") {
         (events, continuation) = AsyncStream.makeStream(of: EncoderEvent.self, bufferingPolicy: .bufferingNewest(240))
-        self.ffmpeg = ffmpeg
         self.source = source
-        state = Mutex(State(plan: plan))
+        currentPlan = Mutex(plan)
+        child = EncoderChild(ffmpeg: ffmpeg, purpose: "to mirror the screen", threadName: "castdeck.encoder")
     }
 
-    public var plan: VideoPlan { state.withLock { $0.plan } }
+    public var plan: VideoPlan { currentPlan.withLock { $0 } }
 
     /// Starts capturing with the current plan.
     public func start() throws(ScreenCaptureError) { try restart(plan: nil) }
 
     /// Ends the running ffmpeg (if any) and starts a new one, with `plan` when given.
     public func restart(plan newPlan: VideoPlan?) throws(ScreenCaptureError) {
-        let (old, generation, plan): (Process?, Int, VideoPlan) = state.withLock {
-            if let newPlan { $0.plan = newPlan }
-            $0.generation += 1
-            let old = $0.process
-            $0.process = nil
-            $0.feed?.stop()
-            $0.feed = nil
-            return (old, $0.generation, $0.plan)
+        let plan = currentPlan.withLock { p in
+            if let newPlan { p = newPlan }
+            return p
         }
-        if let old, old.isRunning { old.terminate() }
+        // A Wayland screen comes from PipeWire on ffmpeg's standard input, a new feed per child.
         var feed: PipeWireFeed?
         if case .portal(let portal) = source { feed = try PipeWireFeed(portal: portal, plan: plan) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: ffmpeg.contains("/") ? ffmpeg : "/usr/bin/env")
-        p.arguments = (ffmpeg.contains("/") ? [] : [ffmpeg]) + EncoderArguments.video(source: source, plan: plan)
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = feed?.output ?? FileHandle.nullDevice
-        do {
-            try p.run()
-        } catch {
-            feed?.stop()
-            throw .encoderFailed("ffmpeg could not be started (\(error.localizedDescription)); install ffmpeg to mirror the screen")
+        try child.replace(
+            arguments: EncoderArguments.video(source: source, plan: plan), input: feed, ended: { [continuation] in continuation.yield(.ended($0)) }
+        ) {
+            [continuation] isCurrent in
+            var reader = IVFReader()
+            return { chunk in
+                for frame in try reader.append(chunk) where isCurrent() { continuation.yield(.frame(frame)) }
+            }
         }
-        let stillCurrent = state.withLock { s -> Bool in
-            guard !s.stopped, s.generation == generation else { return false }
-            s.process = p
-            s.feed = feed
-            return true
-        }
-        guard stillCurrent else {
-            p.terminate()
-            feed?.stop()
-            return
-        }
-        let reader = Thread { [self] in read(out.fileHandleForReading, err.fileHandleForReading, process: p, generation: generation) }
-        reader.name = "castdeck.encoder"
-        reader.start()
     }
 
     /// Ends capturing for good; `events` finishes.
     public func stop() {
-        let p = state.withLock { s -> Process? in
-            s.stopped = true
-            s.generation += 1
-            s.feed?.stop()
-            s.feed = nil
-            defer { s.process = nil }
-            return s.process
-        }
-        if let p, p.isRunning { p.terminate() }
+        child.stop()
         continuation.finish()
-    }
-
-    private func isCurrent(_ generation: Int) -> Bool { state.withLock { !$0.stopped && $0.generation == generation } }
-
-    private func read(_ out: FileHandle, _ err: FileHandle, process: Process, generation: Int) {
-        var reader = IVFReader()
-        var failure: String?
-        while true {
-            let chunk = out.availableData
-            if chunk.isEmpty { break }
-            do {
-                for frame in try reader.append(chunk) where isCurrent(generation) { continuation.yield(.frame(frame)) }
-            } catch let e as IVFReader.ReadError {
-                failure = e.description
-                process.terminate()
-                break
-            } catch {}
-        }
-        // Not waitUntilExit, which can wait forever on Linux: its output has ended, so it is ending.
-        for _ in 0..<200 where process.isRunning { usleep(10_000) }
-        guard isCurrent(generation) else { return }
-        let said = String(decoding: err.readDataToEndOfFile(), as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
-        let status = process.isRunning ? "ffmpeg stopped writing" : "ffmpeg ended with status \(process.terminationStatus)"
-        continuation.yield(.ended(failure ?? said ?? status))
     }
 }

@@ -28,8 +28,9 @@ final class MirrorArgumentsTests: XCTestCase {
     func testBadMirrorUsageExitsWithTwo() {
         for (args, text) in [
             (["--window", "window"], "--window"), (["--quality", "ultra"], "sharp, balanced or smooth"), (["--duration", "0"], "--duration"),
-            (["--target-delay", "5"], "--target-delay"), (["--audio"], "go with --http"), (["--media-port", "8012"], "go with --http"),
-            (["--http", "--media-port", "70000"], "--media-port"),
+            (["--target-delay", "5"], "--target-delay"), (["--media-port", "8012"], "goes with --http"),
+            (["--http", "--media-port", "70000"], "--media-port"), (["--audio-only", "--http"], "--audio-only"),
+            (["--audio-only", "--window", "0x3a0000f"], "--audio-only"), (["--audio-source", ""], "--audio-source"),
             (["--portal", "--window", "0x1"], "--portal"), (["--portal", "--display", ":1"], "--portal"),
         ] {
             XCTAssertThrowsError(try CastCtl.parseForExecution(["mirror"] + device + args)) { error in
@@ -50,8 +51,24 @@ final class MirrorArgumentsTests: XCTestCase {
         XCTAssertFalse(plain.http, "Cast Streaming unless --http")
     }
 
+    func testTheSoundsOptions() throws {
+        let plain = try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device) as? MirrorCommand)
+        XCTAssertFalse(plain.audio, "no sound unless asked for")
+        XCTAssertFalse(plain.audioOnly)
+        XCTAssertEqual(plain.audioSource, "@DEFAULT_MONITOR@")
+        let with = try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device + ["--audio", "--audio-source", "alsa_output.pci.monitor"]) as? MirrorCommand)
+        XCTAssertTrue(with.audio)
+        XCTAssertEqual(with.audioSource, "alsa_output.pci.monitor")
+        XCTAssertFalse(try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device + ["--no-audio"]) as? MirrorCommand).audio)
+        XCTAssertTrue(try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device + ["--audio-only", "--duration", "3"]) as? MirrorCommand).audioOnly)
+    }
+
     func testReceiverMirrorOutput() throws {
         let r = try XCTUnwrap(CastCtl.parseForExecution(["receiver", "--port", "0", "--mirror-output", "/tmp/x"]) as? ReceiverCommand)
         XCTAssertEqual(r.mirrorOutput, "/tmp/x")
+        XCTAssertNil(r.mirrorCodecs)
+        let mute = try XCTUnwrap(
+            CastCtl.parseForExecution(["receiver", "--port", "0", "--mirror-output", "/tmp/x", "--mirror-codecs", "vp8"]) as? ReceiverCommand)
+        XCTAssertEqual(mute.mirrorCodecs, "vp8")
     }
 }

@@ -140,7 +140,7 @@ final class SessionTests: XCTestCase {
         let (answer, receiver) = await StreamingReceiver.answer(offer, host: "127.0.0.1") { f in got.add(f) }
         let port = try XCTUnwrap(answer.udpPort)
         XCTAssertEqual(answer.sendIndexes, [1])
-        let sender = try await StreamingSender.start(host: "127.0.0.1", port: port, video: offer.streams[0], receiverSSRC: answer.ssrcs[0])
+        let sender = try await StreamingSender.start(host: "127.0.0.1", port: port, streams: [(offer.streams[0], answer.ssrcs[0])])
         for i in 0..<10 { sender.send(frame: frame(i, size: 3000 + i * 500), isKey: i == 0) }
         for _ in 0..<500 where got.count < 10 { try await Task.sleep(for: .milliseconds(10)) }
         XCTAssertEqual(got.frames.map(\.frameID), Array(0..<10))
