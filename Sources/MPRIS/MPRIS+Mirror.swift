@@ -5,7 +5,7 @@ import GLibInterop
 
 // While the window mirrors the screen or the desktop's sound (AppModel+Mirror.swift) a media
 // card shows that instead of any media: the title "Screen" or "Desktop audio", the device as
-// the artist, Playing, and only Stop (which ends mirroring), as the banner offers.
+// the artist, Playing, and Stop (which ends mirroring), as the banner offers.
 extension MPRIS {
     /// xesam/mpris metadata of mirroring under way.
     public static func mirrorMetadata(trackID: String, mirroring: AppModel.MirrorState) -> [(String, DBusValue)] {
@@ -23,8 +23,9 @@ extension MPRIS {
 }
 
 extension MPRISService {
-    /// Every Player property but Position while mirroring: playing, nothing to pause, seek,
-    /// skip or speed up; Volume is the device's as for media.
+    /// Every Player property but Position while mirroring: playing, nothing to pause, seek, skip
+    /// or speed up. CanPlay stays true (Play does nothing): playerctl refuses every command, and
+    /// GNOME Shell hides the card, of a player that cannot play.
     func mirrorProperties(_ m: AppModel.MirrorState) -> [(String, DBusValue)] {
         [
             ("PlaybackStatus", .string("Playing")),
@@ -37,7 +38,7 @@ extension MPRISService {
             ("Shuffle", .bool(false)),
             ("CanGoNext", .bool(false)),
             ("CanGoPrevious", .bool(false)),
-            ("CanPlay", .bool(false)),
+            ("CanPlay", .bool(true)),
             ("CanPause", .bool(false)),
             ("CanSeek", .bool(false)),
             ("CanControl", .bool(true)),

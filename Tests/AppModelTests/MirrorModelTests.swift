@@ -98,6 +98,8 @@ final class MirrorModelTests: XCTestCase {
         await model.perform(.castSample)
         try await waitUntil("the sample plays in the kitchen") { self.model.mediaStatus?.playerState == .playing }
 
+        // The picture alone: the desktop's sound is another piece of issue 33.
+        model.setMirrorChoices(quality: .balanced, sound: false)
         await model.perform(AppAction(.mirrorScreen, .int(try index(of: tvDevice))))
         try await waitUntil("streaming to the living room") { self.model.mirroring?.isStreaming == true }
         await model.perform(.pause)
@@ -109,6 +111,7 @@ final class MirrorModelTests: XCTestCase {
     func testALostDeviceEndsMirroringWithOneSentence() async throws {
         try requireDisplay()
         let device = try XCTUnwrap(model.addDevice(address: tv.address, name: "Living Room TV"))
+        model.setMirrorChoices(quality: .balanced, sound: false)
         await model.perform(AppAction(.mirrorScreen, .int(try index(of: device))))
         try await waitUntil("streaming") { self.model.mirroring?.isStreaming == true }
         await tv.server.stop()
