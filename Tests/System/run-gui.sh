@@ -311,6 +311,11 @@ if [[ $only == all || $only == mirror ]]; then
 mirror_receiver=${pids[-1]}
 for _ in $(seq 100); do grep -q "^listening on " "$work/mirror-receiver.out" 2>/dev/null && break; sleep 0.1; done
 mdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/mirror-receiver.out")"
+# Remembered by its name (the simulator's setup API is not on the standard port here).
+mkdir -p "$work/mirror-config/castdeck"
+cat >"$work/mirror-config/castdeck/devices.json" <<JSON
+{"version": 1, "devices": [{"host": "127.0.0.1", "port": ${mdev##*:}, "name": "Living Room TV"}]}
+JSON
 XDG_CONFIG_HOME="$work/mirror-config" "$bin/castdeck" --device "$mdev" >"$work/mirror.log" 2>&1 & pids+=($!)
 mistatus=0
 CASTCTL="$bin/castctl" MIRROR_DEVICE="$mdev" MIRROR_OUTPUT="$work/mirror-out" RECEIVER_PID="$mirror_receiver" \

@@ -135,9 +135,12 @@ def quitting_asks_first():
 def a_lost_device_ends_it():
     os.kill(RECEIVER_PID, signal.SIGKILL)
     wait_for("the banner to go", lambda: not find_all(app, BANNER, "label"), timeout=40)
-    said = [n.name for n in find_all(app, role="label") if n.name and re.search(r"mirroring ended|stopped receiving", n.name)]
-    if not said:
-        raise Failure("no sentence says why mirroring ended")
+    def said():
+        return [n.name for n in find_all(app, role="label") if n.name and re.search(r"mirroring ended|stopped receiving", n.name)]
+    try:
+        wait_for("the sentence that says why mirroring ended", said, timeout=20)
+    except Failure:
+        raise Failure(f"no sentence says why mirroring ended: {sorted(n.name for n in find_all(app, role='label') if n.name)}")
 
 
 case("the window connects to Living Room TV", connected)
