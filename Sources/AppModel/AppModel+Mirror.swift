@@ -31,6 +31,8 @@ extension AppModel {
         /// What is sent since the device answered (size, frame rate, bit rate); nil while the
         /// mirroring app starts.
         public var plan: VideoPlan?
+        /// Stop was asked for; the app is being stopped on the device.
+        public var isStopping = false
 
         /// A picture (the screen), or the desktop's sound alone.
         public var isScreen: Bool { media.source != nil }
@@ -135,6 +137,7 @@ extension AppModel {
     /// stopped on the device.
     public func stopMirroring() async {
         guard let task = mirrorTask else { return }
+        mirroring?.isStopping = true
         task.cancel()
         await task.value
     }

@@ -53,7 +53,7 @@ extension AppCommand {
 
     /// The banner's Stop (and MPRIS' Stop while mirroring).
     static var stopMirroring: AppCommand {
-        AppCommand({ tr("Stop Screen Casting") }, enabled: { $0.isMirroring }, run: { m, _ in await m.stopMirroring() })
+        AppCommand({ tr("Stop Screen Casting") }, enabled: { $0.mirroring.map { !$0.isStopping } ?? false }, run: { m, _ in await m.stopMirroring() })
     }
 }
 

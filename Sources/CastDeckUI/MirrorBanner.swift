@@ -5,7 +5,7 @@ import GtkInterop
 
 /// The banner under the header bar while the screen or the desktop's sound is cast
 /// (mirror-banner.ui, `AppModel.mirroring`): "Casting your screen to Living Room TV", a spinner
-/// until the device answers, and Stop (`win.stop-mirroring`, named "Stop casting to …" for
+/// until the device answers (and "Stopping…" while Stop waits for the device), and Stop (`win.stop-mirroring`, named "Stop casting to …" for
 /// assistive technology). It pushes the pages down instead of covering them, so the rest of the
 /// window stays usable; it goes when mirroring ends, and the toast says how.
 @MainActor
@@ -36,11 +36,13 @@ final class MirrorBanner {
         }
         let name = isolateLTRIfAddress(m.deviceName)
         let label: Label = ui.get("label"), icon: Image = ui.get("icon"), spinner: Spinner = ui.get("spinner")
-        label.text = m.text
+        // Stopping waits for the device to stop the app: said at once, the button off.
+        label.text = m.isStopping ? tr("Stopping…") : m.text
         icon.setIconName(m.isScreen ? "video-display-symbolic" : "audio-speakers-symbolic")
-        icon.isVisible = m.isStreaming
-        spinner.isVisible = !m.isStreaming
-        spinner.isSpinning = !m.isStreaming
+        let busy = !m.isStreaming || m.isStopping
+        icon.isVisible = !busy
+        spinner.isVisible = busy
+        spinner.isSpinning = busy
         let stop: Button = ui.get("stop")
         stop.setSoleAccessibleName(tr("Stop casting to {0}", name))
         revealer.isVisible = true

@@ -36,7 +36,8 @@ final class MirrorDialog {
         let box: Box = ui.get("devices")
         let targets = model.screenTargets
         for device in targets {
-            let choice = ToggleButton.choice(device.friendlyName, detail: device.moveDetail, maxWidthChars: 28)
+            // The name alone: beside a model it was cut to a few letters on a phone-sized screen.
+            let choice = ToggleButton.choice(device.friendlyName, maxWidthChars: 28)
             if let first = devices.first { choice.join(first) }
             choice.onToggled { [unowned self] in self.choiceChanged() }
             box.append(choice)

@@ -79,7 +79,11 @@ final class MirrorModelTests: XCTestCase {
         let second = await model.perform(AppAction(.castDesktopAudioTo, .int(0)))
         XCTAssertEqual(second, .refused("Casting your screen to Living Room TV first: one screen or sound is cast at a time."))
 
-        let stopped = await model.perform(.stopMirroring)
+        let stopping = Task { await self.model.perform(.stopMirroring) }
+        await Task.yield()  // the stop runs up to its wait for the device
+        XCTAssertEqual(model.mirroring?.isStopping, true, "the banner says Stopping… at once")
+        XCTAssertFalse(model.isEnabled(.stopMirroring), "and Stop is off while the device stops the app")
+        let stopped = await stopping.value
         XCTAssertEqual(stopped, .performed)
         XCTAssertNil(model.mirroring)
         XCTAssertEqual(model.notice?.text, "Stopped casting your screen to Living Room TV.")
