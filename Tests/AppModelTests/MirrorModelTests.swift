@@ -55,6 +55,8 @@ final class MirrorModelTests: XCTestCase {
         let device = try XCTUnwrap(model.addDevice(address: tv.address, name: "Living Room TV"))
         // The window follows the same device: the mirroring app is ours, not another sender's.
         await model.connect(to: device)
+        await model.perform(.castSample)
+        try await waitUntil("the sample plays") { self.model.mediaStatus?.playerState == .playing }
         model.setMirrorChoices(quality: .smooth, sound: false)
         XCTAssertEqual(model.mirrorPreferences.mirrorQuality, "smooth")
         XCTAssertFalse(model.mirrorPreferences.mirrorSound)
@@ -75,6 +77,7 @@ final class MirrorModelTests: XCTestCase {
             self.model.receiverStatus?.applications?.contains { $0.appId == CastStreamingIDs.mirroringApp } == true
         }
         XCTAssertNil(model.otherApp, "the window's own mirroring is not another sender's app")
+        XCTAssertNil(model.notice, "nor told as someone else taking the device over")
         XCTAssertFalse(model.isEnabled(.castScreen), "one mirroring at a time")
         let second = await model.perform(AppAction(.castDesktopAudioTo, .int(0)))
         XCTAssertEqual(second, .refused("Casting your screen to Living Room TV first: one screen or sound is cast at a time."))
