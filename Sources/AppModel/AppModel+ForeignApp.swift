@@ -31,7 +31,7 @@ extension AppModel {
     /// The running app CastDeck did not start, if any (not the idle screen).
     public var otherApp: OtherApp? {
         guard isConnected, let app = receiverStatus?.applications?.first(where: { $0.isIdleScreen != true }),
-            !Self.ownApps.contains(app.appId.uppercased())
+            !Self.ownApps.contains(app.appId.uppercased()), !isOwnMirror(app.appId)
         else { return nil }
         let name = app.displayName ?? app.appId
         let status = app.statusText?.trimmingCharacters(in: .whitespaces)

@@ -55,6 +55,8 @@ extension AppModel {
             return
         }
         guard !endedByUs.contains(gone.sessionId) else { return }
+        // Casting the screen here replaced it (AppModel+Mirror.swift): the person chose that.
+        if after.applications?.contains(where: { isOwnMirror($0.appId) }) == true { return }
         let played = lastPlayed?.appSession == gone.sessionId ? lastPlayed : nil
         guard let ending = SessionEnding.classify(before: before, after: after, app: gone, mediaState: played?.state) else { return }
         // An app that played nothing and was replaced is no news of ours unless it showed something.

@@ -39,11 +39,14 @@
 // speaker's own volume through a link to it, a speaker that left), +SessionEnd (how a session
 // went away, in one sentence, and Resume), +Move (Move to…: playback moved to another device
 // with CastClient's StreamTransfer, files shared anew for it, the window then following the
-// target), Localization
+// target), +Mirror (Cast Screen… and Cast Desktop Audio: Mirroring's ScreenMirror on a link of
+// its own to the chosen device, so the window goes on controlling its session; `mirroring` for
+// the banner, MPRIS and the quit question), Localization
 // (tr/ntr and the one time formatter, with gettext injected by the app).
 import CastClient
 import CastDiscovery
 import CastProtocol
+import Foundation
 import LocalMedia
 import Observation
 
@@ -245,6 +248,23 @@ public final class AppModel {
     @ObservationIgnored var groupsAsked: Set<String> = []
     /// Links to the group's speakers, for a speaker's own volume, by multizone id.
     @ObservationIgnored var memberSessions: [String: CastSession] = [:]
+    /// Screen or sound mirroring under way (AppModel+Mirror.swift); nil otherwise.
+    public internal(set) var mirroring: MirrorState?
+    @ObservationIgnored var mirrorTask: Task<Void, Never>?
+    @ObservationIgnored var mirrorSerial = 0
+    /// The Cast Screen dialog's choices, kept in `mirrorPreferences`.
+    public internal(set) var mirrorQuality: ScreenQuality = .balanced
+    public internal(set) var mirrorSound = true
+    @ObservationIgnored public var mirrorPreferences: any MirrorPreferences = MemoryMirrorPreferences() {
+        didSet {
+            mirrorQuality = ScreenQuality(rawValue: mirrorPreferences.mirrorQuality) ?? .balanced
+            mirrorSound = mirrorPreferences.mirrorSound
+        }
+    }
+    /// Opens the Cast Screen dialog, with this device chosen (nil: the dialog chooses).
+    @ObservationIgnored public var mirrorPrompt: (@MainActor (_ deviceID: String?) -> Void)?
+    /// Where DISPLAY is read (tests give their own).
+    @ObservationIgnored public var mirrorEnvironment = ProcessInfo.processInfo.environment
     /// The running foreign app's icon on disk, through the image cache (AppModel+ForeignApp.swift).
     public internal(set) var foreignAppIconPath: String?
     @ObservationIgnored var foreignIconKey: String?

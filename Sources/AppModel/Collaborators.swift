@@ -56,3 +56,20 @@ public final class MemoryPlaybackPreferences: PlaybackPreferences {
         self.surroundDevices = surroundDevices
     }
 }
+
+/// The Cast Screen dialog's last choices (GSettings `mirror-quality` and `mirror-sound` in the
+/// app): the quality's name (`sharp`, `balanced`, `smooth`) and whether the sound goes along.
+@MainActor
+public protocol MirrorPreferences: AnyObject {
+    var mirrorQuality: String { get set }
+    var mirrorSound: Bool { get set }
+}
+
+public final class MemoryMirrorPreferences: MirrorPreferences {
+    public var mirrorQuality: String
+    public var mirrorSound: Bool
+    public init(quality: String = "balanced", sound: Bool = true) {
+        mirrorQuality = quality
+        mirrorSound = sound
+    }
+}

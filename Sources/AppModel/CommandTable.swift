@@ -116,6 +116,15 @@ extension AppAction {
         /// Plays on a speaker group that holds both this device and the dialog's device at this
         /// index of `moveTargets` (AppModel+Group).
         case playOnGroup = "play-on-group"
+        /// Screen mirroring (AppModel+Mirror, CommandTable+Mirror): the dialog (for the connected
+        /// device, or `devices[i]`), the dialog's Cast to `devices[i]`, the desktop's sound (to
+        /// the connected device, or `devices[i]`), and Stop.
+        case castScreen = "cast-screen"
+        case castScreenTo = "cast-screen-to"
+        case mirrorScreen = "mirror-screen"
+        case castDesktopAudio = "cast-desktop-audio"
+        case castDesktopAudioTo = "cast-desktop-audio-to"
+        case stopMirroring = "stop-mirroring"
 
         /// This command's entry in the table.
         public var command: AppCommand { AppCommand.table[self]! }
@@ -358,6 +367,12 @@ extension AppAction.Name {
         case .moveTo: AppCommand.moveTo  // CommandTable+Move.swift
         case .moveToDevice: AppCommand.moveToDevice  // CommandTable+Move.swift
         case .playOnGroup: AppCommand.playOnGroup  // CommandTable+Move.swift
+        case .castScreen: AppCommand.castScreen  // CommandTable+Mirror.swift
+        case .castScreenTo: AppCommand.castScreenTo  // CommandTable+Mirror.swift
+        case .mirrorScreen: AppCommand.mirrorScreen  // CommandTable+Mirror.swift
+        case .castDesktopAudio: AppCommand.castDesktopAudio  // CommandTable+Mirror.swift
+        case .castDesktopAudioTo: AppCommand.castDesktopAudioTo  // CommandTable+Mirror.swift
+        case .stopMirroring: AppCommand.stopMirroring  // CommandTable+Mirror.swift
         }
     }
 }

@@ -61,6 +61,7 @@ extension CastDeckApplication {
     /// Closing the window while casting keeps CastDeck (and MPRIS) running: in the mini player
     /// (unless Preferences turned that off), else in the background; otherwise it quits.
     func mainWindowCloseRequested() -> Bool {
+        if keepMirroringInBackground() { return true }  // Application+Mirror.swift
         guard isCasting else { return false }
         if MiniPlayerOnClose.isOn(settings) {
             // Not remembered for the next session: the person closed a window, not chose a player.
@@ -79,7 +80,8 @@ extension CastDeckApplication {
     func tellRunningInBackground() {
         guard !desktop.toldBackground else { return }
         desktop.toldBackground = true
-        let name = model?.connectedDevice.map { isolateLTRIfAddress($0.friendlyName) } ?? tr("the device")
+        let device = isCasting ? model?.connectedDevice?.friendlyName : model?.mirroring?.deviceName
+        let name = device.map(isolateLTRIfAddress) ?? tr("the device")
         app.notify(
             id: "background", title: tr("CastDeck is still casting"),
             body: tr("It keeps playing to {0}. Use the media controls, or open CastDeck again, to stop.", name))
@@ -110,11 +112,11 @@ extension CastDeckApplication {
         }
         GLibSource.remove(desktop.quitCheck)
         desktop.quitCheck = 0
-        guard !casting else { return }
+        guard !casting, !isMirroring else { return }
         // A moment's grace: between queue items the receiver is briefly idle.
         desktop.quitCheck = GLibSource.timeout(ms: 2000) { [unowned self] in
             self.desktop.quitCheck = 0
-            if !self.isCasting && !self.app.hasVisibleWindow && self.desktop.held { self.quitNow() }
+            if !self.isCasting && !self.isMirroring && !self.app.hasVisibleWindow && self.desktop.held { self.quitNow() }
             return false
         }
     }
@@ -168,6 +170,7 @@ extension CastDeckApplication {
     /// can go on in the background instead (as closing the window does); the demo receiver
     /// ends with CastDeck, so there is only Stop or Cancel.
     func requestQuit() {
+        if isMirroring { return askStopMirroring() }  // Application+Mirror.swift
         guard isCasting, let model else {
             quitNow()
             return

@@ -136,6 +136,8 @@ public final class CastDeckApplication {
         // the file shared with castctl.
         model.playbackPreferences = GSettingsPlaybackPreferences(settings: settings)
         model.useStandardPlaybackMemory()
+        // Cast Screen…'s last sound and quality (GSettings).
+        model.mirrorPreferences = GSettingsMirrorPreferences(settings: settings)
         settings?.onChanged(GSettingsPlaybackPreferences.key) { [weak model] in model?.playbackPreferencesChanged() }
         settings?.onChanged(GSettingsPlaybackPreferences.surroundKey) { [weak model] in model?.surroundPreferencesChanged() }
         if let settings {

@@ -12,12 +12,16 @@
 //
 //   CastDeckApplication                       AdwApplication, app.quit, app.about [Application.swift]
 //   └─ MainWindow                             AdwApplicationWindow [main-window.ui]
-//      ├─ AdwHeaderBar: Back, AdwWindowTitle, main menu
+//      ├─ AdwHeaderBar: Back, AdwWindowTitle, main menu (Cast Screen… → MirrorDialog
+//      │                                      [mirror-dialog.ui], Cast Desktop Audio)
+//      ├─ GtkRevealer: MirrorBanner           [mirror-banner.ui] "Casting your screen to …", Stop
+//      │                                      (win.stop-mirroring), while mirroring
 //      ├─ AdwToastOverlay                     AppModel.notice → toast
 //      │  └─ GtkStack "pages"
 //      │     ├─ "devices": DeviceList         [device-list.ui]
 //      │     │  ├─ AdwStatusPage              why nothing is listed
-//      │     │  ├─ GtkListBox                 one AdwActionRow per device [device-row.ui]
+//      │     │  ├─ GtkListBox                 one AdwActionRow per device [device-row.ui], its
+//      │     │  │                             menu: Cast Screen…, Cast Desktop Audio [DeviceList+Mirror]
 //      │     │  ├─ Add device by address…  →  AddDeviceDialog [add-device-dialog.ui]
 //      │     │  ├─ Session row                Cast Sample (win.cast-sample), Disconnect (win.disconnect)
 //      │     │  └─ another app's row          ForeignAppView: icon, name, Stop App (win.stop-other-app)

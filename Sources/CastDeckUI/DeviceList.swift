@@ -153,6 +153,7 @@ final class DeviceList {
                 list.pick(self.device)
             }
             ui.get("forget", as: Button.self).onClicked { [unowned self, unowned list] in list.model.forget(self.device) }
+            installMirrorMenu()  // DeviceList+Mirror.swift
             ui.get("details", as: Button.self).onClicked { [unowned self, unowned list] in
                 if let notice = list.model.details(of: self.device) { list.showDetails?(notice) }
             }
@@ -195,6 +196,7 @@ final class DeviceList {
             button.isVisible = idle
             button.label = d.isBusy ? tr("Join") : tr("Connect")
             button.setAccessibleName(d.isBusy ? tr("Join {0}", d.friendlyName) : tr("Connect to {0}", d.friendlyName))
+            renderMirrorMenu()
             // Activating the connected row would do nothing: it is then no Tab stop either.
             row.isActivatable = idle
         }

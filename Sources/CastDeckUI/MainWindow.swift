@@ -28,6 +28,8 @@ public final class MainWindow {
     /// Stops the banner's spinner a while into a reconnect (see `renderReconnecting`).
     var spinnerTimeout: UInt32 = 0
     let devices: DeviceList
+    /// Casting the screen or the desktop's sound: the banner under the header (MainWindow+Mirror.swift).
+    let mirrorBanner: MirrorBanner
     /// The mini and the expanded controller, built by `buildPlayer()` once the first frame is
     /// up (or when the player page is first needed): the first frame shows the device list and
     /// does not wait for the player's widgets (docs/performance.md, "Start-up layout"). The
@@ -61,6 +63,7 @@ public final class MainWindow {
         actions = ModelActions(model: model)
         clock = PlaybackClock(model: model)
         devices = try DeviceList(model: model, settings: settings)
+        mirrorBanner = try MirrorBanner(model: model)
         playerScroll = ui.get("player-scroll")
 
         window.setApplication(app)
@@ -108,6 +111,7 @@ public final class MainWindow {
         // Move to… (AppAction.moveTo): the dialog of devices to move playback to.
         model.movePrompt = { [unowned self] in MoveDialog.present(parent: self.window.asWindow, model: self.model) }
         installLinkOpener()  // Learn More (MainWindow+Links.swift)
+        installMirroring(root: ui.get("root"), header: ui.get("header", as: Widget.self))  // MainWindow+Mirror.swift
         // Casting what stopped part-way asks first; Preferences (AppAction.showPreferences).
         model.resumePrompt = { [unowned self] question in await ResumeDialog.ask(parent: self.window.asWindow, question) }
         let preferences = PreferencesWindow(model: model, settings: settings)

@@ -16,7 +16,9 @@ import GLibInterop
 /// and keys; the Can* properties are the same table's enabled rules. Position is read on demand
 /// (interpolated by CastClient's rule) and, as the specification says, never sent in
 /// PropertiesChanged. castdeck, the composition root, builds the service on GApplication's bus
-/// connection and gives it Raise and Quit; the window does not know it exists.
+/// connection and gives it Raise and Quit; the window does not know it exists. While the window
+/// mirrors the screen or the desktop's sound, that is the player (MPRIS+Mirror.swift): "Screen"
+/// by the device, Playing, and only Stop, which ends mirroring.
 @MainActor
 public final class MPRISService: DBusObjectHandler {
     /// What the application does for the root interface.
@@ -87,7 +89,9 @@ public final class MPRISService: DBusObjectHandler {
     func modelChanged() {
         let snapshot = model.snapshot
         let status = snapshot?.status
-        trackID = numbering.trackID(for: model.hasMedia ? MPRIS.adTrackKey(status) : nil)
+        // Mirroring, while it runs, is what this computer plays (MPRIS+Mirror.swift).
+        let mirroring = model.mirroring
+        trackID = numbering.trackID(for: mirroring.map(MPRIS.mirrorTrackKey) ?? (model.hasMedia ? MPRIS.adTrackKey(status) : nil))
         let jumped = seeks.update(snapshot, at: .now)
         let values = playerProperties()
         var changed: [(String, DBusValue)] = []
@@ -105,6 +109,7 @@ public final class MPRISService: DBusObjectHandler {
 
     /// Every Player property but Position, in a fixed order.
     func playerProperties() -> [(String, DBusValue)] {
+        if let mirroring = model.mirroring { return mirrorProperties(mirroring) }
         let media = model.hasMedia
         let rateChangeable = model.isEnabled(.setRate)
         return [
@@ -142,7 +147,7 @@ public final class MPRISService: DBusObjectHandler {
             default: return nil
             }
         }
-        if name == "Position" { return .int64(MPRIS.microseconds(currentPosition)) }
+        if name == "Position" { return .int64(MPRIS.microseconds(model.isMirroring ? 0 : currentPosition)) }
         return playerProperties().first { $0.0 == name }?.1
     }
 
@@ -181,6 +186,7 @@ public final class MPRISService: DBusObjectHandler {
     }
 
     public func call(interface: String, method: String, arguments: [DBusValue], sender: String?) -> Result<[DBusValue], DBusError> {
+        if mirrorCall(method) { return .success([]) }
         switch method {
         case "Raise": hooks.raise()
         case "Quit": hooks.quit()

@@ -126,6 +126,9 @@ final class DemoReceiver: @unchecked Sendable {
         config.model = "CastDeck Simulator"
         // The demo shows every control CastDeck has, Like and Dislike included.
         config.supportedMediaCommands.formUnion([.like, .dislike])
+        // Cast Screen… and Cast Desktop Audio work on it too: the mirroring apps receive what
+        // is sent (and keep nothing).
+        config.apps += [ReceiverApp.chromeMirroring, ReceiverApp.audioMirroring]
         let s = CastReceiverServer(configuration: config)
         try await s.start()
         server = s

@@ -26,7 +26,7 @@ struct Harness {
     static func start(
         name: String = "Demo TV", supported: MediaCommands? = nil, port: Int = 0,
         apps: [ReceiverApp] = [], reconnect: Bool = false, host: String = "127.0.0.1",
-        fetchMedia: Bool = false, kind: ReceiverKind? = nil, ambientAfter: Double? = nil
+        fetchMedia: Bool = false, kind: ReceiverKind? = nil, ambientAfter: Double? = nil, mirrorOutput: String? = nil
     ) async throws -> Harness {
         let clock = ManualClock()
         var config = ReceiverConfiguration()
@@ -39,6 +39,11 @@ struct Harness {
         if let supported { config.supportedMediaCommands = supported }
         kind?.configure(&config)
         config.ambientAfter = ambientAfter
+        // The mirroring apps, as `castctl receiver --mirror-output` runs them.
+        if let mirrorOutput {
+            config.mirrorOutput = mirrorOutput
+            config.apps += [ReceiverApp.chromeMirroring, ReceiverApp.audioMirroring]
+        }
         let server = CastReceiverServer(configuration: config)
         try await server.start()
         var client = CastClientConfiguration()

@@ -34,8 +34,8 @@ final class MPRISBusTests: XCTestCase {
         try? await Task.sleep(for: .milliseconds(10))
     }
 
-    func waitUntil(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<500 {
+    func waitUntil(_ what: String, tries: Int = 500, _ condition: () async throws -> Bool) async throws {
+        for _ in 0..<tries {
             if try await condition() { return }
             await pump()
         }

@@ -34,7 +34,7 @@ if [[ $broken -eq 0 || $broken -eq 124 ]] || ! grep -q "cannot load the window d
 fi
 echo "ok   a broken window definition exits with status $broken"
 
-# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds|move|groups runs one part (while debugging); the default runs all.
+# GUI_ONLY=window|churn|files|resume|live|truth|devices|chapters|artwork|kinds|move|groups|mirror runs one part (while debugging); the default runs all.
 only="${GUI_ONLY:-all}"
 status=0
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
@@ -301,5 +301,30 @@ if [[ $gstatus -ne 0 ]]; then
   status=$gstatus
 fi
 for _ in 1 2 3; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
+fi
+# Casting the screen (test_mirror.py, issue 33): a simulator with the mirroring apps writing
+# what it receives, castdeck connected to it on this Xvfb display, which is what it mirrors.
+# GUI_ONLY=mirror.
+if [[ $only == all || $only == mirror ]]; then
+"$bin/castctl" receiver --port 0 --name "Living Room TV" --mirror-output "$work/mirror-out" \
+  >"$work/mirror-receiver.out" 2>"$work/mirror-receiver.log" & pids+=($!)
+mirror_receiver=${pids[-1]}
+for _ in $(seq 100); do grep -q "^listening on " "$work/mirror-receiver.out" 2>/dev/null && break; sleep 0.1; done
+mdev="127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/mirror-receiver.out")"
+# Remembered by its name (the simulator's setup API is not on the standard port here).
+mkdir -p "$work/mirror-config/castdeck"
+cat >"$work/mirror-config/castdeck/devices.json" <<JSON
+{"version": 1, "devices": [{"host": "127.0.0.1", "port": ${mdev##*:}, "name": "Living Room TV"}]}
+JSON
+XDG_CONFIG_HOME="$work/mirror-config" "$bin/castdeck" --device "$mdev" >"$work/mirror.log" 2>&1 & pids+=($!)
+mistatus=0
+CASTCTL="$bin/castctl" MIRROR_DEVICE="$mdev" MIRROR_OUTPUT="$work/mirror-out" RECEIVER_PID="$mirror_receiver" \
+  SETTINGS_FILE="$work/mirror-config/glib-2.0/settings/keyfile" SHOTS_DIR="${SHOTS_DIR:-}" \
+  timeout 300 /usr/bin/python3 Tests/System/gui/test_mirror.py || mistatus=$?
+if [[ $mistatus -ne 0 ]]; then
+  echo "--- castdeck log"; head -80 "$work/mirror.log"; echo "--- receiver log"; tail -20 "$work/mirror-receiver.log"
+  status=$mistatus
+fi
+for _ in 1 2; do kill "${pids[-1]}" 2>/dev/null || true; wait "${pids[-1]}" 2>/dev/null || true; unset 'pids[-1]'; done
 fi
 exit $status
