@@ -26,7 +26,10 @@ extension AppModel {
     public struct MirrorState: Equatable, Sendable {
         public var deviceID: String
         public var deviceName: String
-        public var media: MirrorMedia
+        /// A picture (the screen), or the desktop's sound alone.
+        public var isScreen: Bool
+        /// What is sent; nil while the desktop's screen-sharing dialog (Wayland) is open.
+        public var media: MirrorMedia?
         public var quality: ScreenQuality
         /// What is sent since the device answered (size, frame rate, bit rate); nil while the
         /// mirroring app starts.
@@ -34,8 +37,6 @@ extension AppModel {
         /// Stop was asked for; the app is being stopped on the device.
         public var isStopping = false
 
-        /// A picture (the screen), or the desktop's sound alone.
-        public var isScreen: Bool { media.source != nil }
         public var isStreaming: Bool { plan != nil }
 
         /// The banner's sentence (a device known by its address kept left to right).
@@ -86,15 +87,21 @@ extension AppModel {
         mirrorPreferences.mirrorSound = sound
     }
 
-    /// The X11 display to capture, or the sentence that says why there is none. `environment`:
-    /// the process's, unless a test gives another.
-    static func captureDisplay(_ environment: [String: String]) -> Result<String, MirrorRefusal> {
+    /// Where the screen comes from: the X11 display, or nil for the desktop's screen-sharing
+    /// portal (a Wayland session, where Xwayland sees only X11 applications), or the sentence
+    /// that says why there is none. `environment`: the process's, unless a test gives another.
+    static func screenSource(_ environment: [String: String]) -> Result<CaptureSource?, MirrorRefusal> {
+        if CaptureSource.prefersPortal(environment: environment) { return .success(nil) }
         guard let display = environment["DISPLAY"], !display.isEmpty else {
-            return .failure(
-                MirrorRefusal(
-                    tr("Screen casting needs an X11 session here; log in with “GNOME on Xorg”, or cast your desktop’s sound instead.")))
+            return .failure(MirrorRefusal(tr("There is no screen to cast: CastDeck is not running in a desktop session.")))
         }
-        return .success(display)
+        return .success(.x11Screen(display: display))
+    }
+
+    /// What the desktop's screen-sharing dialog decided, as the toast says it.
+    static func portalSentence(_ error: ScreenCaptureError) -> String {
+        if case .portalRefused = error { return tr("Screen sharing was refused in the desktop’s dialog, so nothing was cast.") }
+        return error.description
     }
 
     /// Why mirroring did not start, as one sentence.
@@ -107,21 +114,39 @@ extension AppModel {
     /// picture with the remembered sound choice, or the desktop's sound alone.
     func startMirroring(to device: DeviceInfo, screen: Bool) {
         guard mirroring == nil else { return }
-        let media: MirrorMedia
+        var media: MirrorMedia? = .sound
         if screen {
-            switch Self.captureDisplay(mirrorEnvironment) {
+            switch Self.screenSource(mirrorEnvironment) {
             case .failure(let refusal): return post(refusal.sentence)
-            case .success(let display): media = .screen(.x11Screen(display: display), sound: mirrorSound)
+            case .success(let source): media = source.map { .screen($0, sound: mirrorSound) }
             }
-        } else {
-            media = .sound
         }
-        let request = MirrorRequest(media: media, quality: mirrorQuality)
-        mirroring = MirrorState(deviceID: device.id, deviceName: device.friendlyName, media: media, quality: mirrorQuality)
+        let (quality, sound) = (mirrorQuality, mirrorSound)
+        mirroring = MirrorState(deviceID: device.id, deviceName: device.friendlyName, isScreen: screen, media: media, quality: quality)
         mirrorSerial += 1
         let serial = mirrorSerial
         mirrorTask = Task { [weak self] in
             guard let self else { return }
+            // On Wayland the desktop's own dialog chooses the screen or window first.
+            var portal: ScreenCastPortal?
+            if media == nil {
+                do {
+                    let chosen = try await ScreenCastPortal.choose()
+                    portal = chosen
+                    media = .screen(.portal(chosen), sound: sound)
+                    if self.mirrorSerial == serial { self.mirroring?.media = media }
+                } catch {
+                    guard self.mirrorSerial == serial else { return }
+                    let said = (error as? ScreenCaptureError).map(Self.portalSentence) ?? "\(error)"
+                    return self.mirrorEnded(Task.isCancelled ? .stopped(resent: 0) : .failed(said), device: device.friendlyName, screen: screen)
+                }
+            }
+            defer { if let portal { Task.detached { portal.close() } } }
+            guard let media, !Task.isCancelled else {
+                if self.mirrorSerial == serial { self.mirrorEnded(.stopped(resent: 0), device: device.friendlyName, screen: screen) }
+                return
+            }
+            let request = MirrorRequest(media: media, quality: quality)
             let ending = await self.mirror(device, request: request) { [weak self] plan in
                 Task { @MainActor in
                     guard let self, self.mirrorSerial == serial else { return }

@@ -47,7 +47,7 @@ extension MPRISBusTests {
 
         let device = try XCTUnwrap(model.addDevice(address: "127.0.0.1:\(server.port!)", name: "Living Room TV"))
         let index = try XCTUnwrap(model.devices.firstIndex { $0.id == device.id })
-        // The picture alone: the desktop's sound is another piece of issue 33.
+        // The picture alone: no sound server runs under the unit tests.
         model.setMirrorChoices(quality: .balanced, sound: false)
         await model.perform(AppAction(.mirrorScreen, .int(index)))
         try await waitUntil("streaming") { model.mirroring?.isStreaming == true }

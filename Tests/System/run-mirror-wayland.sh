@@ -10,8 +10,9 @@
 # Cast Streaming to `castctl receiver --mirror-output`. Cases: Share (pictures not black, the
 # counter advances), and the same over the HTTP live path read by ffmpeg; Cancel in the dialog (one sentence, status 1, the device untouched),
 # chosen without --portal because XDG_SESSION_TYPE says wayland; a desktop without the
-# portal (one sentence, status 1). Everything runs on a private session bus and runtime
-# directory.
+# portal (one sentence, status 1); the window (castdeck on the same desktop): Cast Screen…,
+# Share, Stop, and Cancel in the dialog said in a toast. Everything runs on a private session
+# bus and runtime directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tools="mutter pipewire wireplumber gst-launch-1.0 ffmpeg dbus-run-session"
@@ -24,7 +25,12 @@ if [[ ${1:-} != --inside ]]; then
     swift build --product castctl >/dev/null
     CASTCTL="$(swift build --show-bin-path)/castctl"
   fi
-  export CASTCTL
+  if [[ -z ${CASTDECK:-} ]]; then
+    swift build --product castdeck >/dev/null
+    ./scripts/build-data.sh >/dev/null
+    CASTDECK="$(swift build --show-bin-path)/castdeck"
+  fi
+  export CASTCTL CASTDECK
   exec dbus-run-session -- bash ${MIRROR_TRACE:+-x} "$0" --inside
 fi
 work=$(mktemp -d)
@@ -150,4 +156,15 @@ grep -v "^dbus-daemon" "$work/m3.all" >"$work/m3.err" || true
 [[ $status == 1 && $(wc -l <"$work/m3.err") == 1 ]] || fail "no portal: status $status, stderr $(cat "$work/m3.err")"
 grep -q "no screen-cast portal" "$work/m3.err" || fail "no portal: $(cat "$work/m3.err")"
 echo "ok - a desktop without the portal: \"$(cat "$work/m3.err")\""
+# --- 4. the window: castdeck on the Wayland desktop, Cast Screen…, the desktop's dialog
+mkdir -p "$work/config/castdeck"
+cat >"$work/config/castdeck/devices.json" <<JSON
+{"version": 1, "devices": [{"host": "127.0.0.1", "port": $port, "name": "Living Room TV"}]}
+JSON
+XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state" GSETTINGS_BACKEND=keyfile CASTDECK_NO_DISCOVERY=1 GDK_BACKEND=wayland \
+  LANGUAGE=en LC_ALL=C.UTF-8 "$CASTDECK" --device "127.0.0.1:$port" >"$work/castdeck.log" 2>&1 & pids+=($!)
+MIRROR_OUTPUT="$work/frames" timeout 300 /usr/bin/python3 Tests/System/mirror/wayland_window.py >"$work/window.out" 2>&1 \
+  || { cat "$work/window.out"; fail "the window on Wayland"; }
+sed 's/^/  /' "$work/window.out"
+echo "ok - the window casts the Wayland screen through the desktop's dialog, and says when it is refused"
 echo "mirror (Wayland portal): all passed"
