@@ -11,7 +11,8 @@ public enum EncoderEvent: Sendable, Equatable {
     case ended(String)
 }
 
-/// Runs ffmpeg with `EncoderArguments.video` and reads its IVF output on a thread of its own.
+/// Runs ffmpeg with `EncoderArguments.video` and reads its output (IVF or H.264 Annex B, by the
+/// plan's encoder) on a thread of its own.
 /// `restart` replaces the process (a new one begins with a key frame: that is how a lost
 /// picture is repaired, and how a new bit rate or size takes effect); the events of every
 /// process come out of the one `events` stream, in order.
@@ -71,7 +72,8 @@ public final class VideoEncoder: Sendable {
             p.terminate()
             return
         }
-        let reader = Thread { [self] in read(out.fileHandleForReading, err.fileHandleForReading, process: p, generation: generation) }
+        let codec = plan.encoder.codec
+        let reader = Thread { [self] in read(out.fileHandleForReading, err.fileHandleForReading, process: p, generation: generation, codec: codec) }
         reader.name = "castdeck.encoder"
         reader.start()
     }
@@ -90,15 +92,15 @@ public final class VideoEncoder: Sendable {
 
     private func isCurrent(_ generation: Int) -> Bool { state.withLock { !$0.stopped && $0.generation == generation } }
 
-    private func read(_ out: FileHandle, _ err: FileHandle, process: Process, generation: Int) {
-        var reader = IVFReader()
+    private func read(_ out: FileHandle, _ err: FileHandle, process: Process, generation: Int, codec: VideoCodec) {
+        var reader = EncodedStreamReader(codec)
         var failure: String?
         while true {
             let chunk = out.availableData
             if chunk.isEmpty { break }
             do {
                 for frame in try reader.append(chunk) where isCurrent(generation) { continuation.yield(.frame(frame)) }
-            } catch let e as IVFReader.ReadError {
+            } catch let e as EncodedStreamReader.Failure {
                 failure = e.description
                 process.terminate()
                 break
@@ -110,5 +112,42 @@ public final class VideoEncoder: Sendable {
         let said = String(decoding: err.readDataToEndOfFile(), as: UTF8.self).split(whereSeparator: \.isNewline).last.map(String.init)
         let status = process.isRunning ? "ffmpeg stopped writing" : "ffmpeg ended with status \(process.terminationStatus)"
         continuation.yield(.ended(failure ?? said ?? status))
+    }
+}
+
+/// The reader of the encoder's output for its codec.
+enum EncodedStreamReader {
+    case ivf(IVFReader)
+    case annexB(AnnexBReader)
+
+    /// Why the output cannot be read, as the reader says it.
+    struct Failure: Error {
+        var description: String
+    }
+
+    init(_ codec: VideoCodec) {
+        switch codec {
+        case .vp8: self = .ivf(IVFReader())
+        case .h264: self = .annexB(AnnexBReader())
+        }
+    }
+
+    mutating func append(_ bytes: some Collection<UInt8>) throws(Failure) -> [EncodedVideoFrame] {
+        do {
+            switch self {
+            case .ivf(var r):
+                defer { self = .ivf(r) }
+                return try r.append(bytes)
+            case .annexB(var r):
+                defer { self = .annexB(r) }
+                return try r.append(bytes)
+            }
+        } catch let e as IVFReader.ReadError {
+            throw Failure(description: e.description)
+        } catch let e as AnnexBReader.ReadError {
+            throw Failure(description: e.description)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
     }
 }
