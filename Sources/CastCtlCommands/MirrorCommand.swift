@@ -16,7 +16,8 @@ struct MirrorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
         discussion: """
-            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app. \
+            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 or H.264 video to the device's mirroring app \
+            (--codec; auto takes H.264 only when a hardware encoder for it works). \
             Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
             when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1. \
             With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver \
@@ -33,6 +34,9 @@ struct MirrorCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("sharp (text), balanced or smooth (motion).", valueName: "QUALITY"))
     var quality: String = MirrorQuality.balanced.rawValue
+
+    @Option(help: ArgumentHelp("vp8, h264, or auto (H.264 when a hardware encoder for it works, else VP8).", valueName: "CODEC"))
+    var codec: String = CodecChoice.auto.rawValue
 
     @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "SECONDS"))
     var duration: Double?
@@ -54,6 +58,8 @@ struct MirrorCommand: AsyncParsableCommand {
     func validate() throws {
         if let window, CaptureSource.windowID(window) == nil { throw ValidationError("--window takes a window id such as 0x3a0000f or 60817423.") }
         guard MirrorQuality(rawValue: quality) != nil else { throw ValidationError("--quality takes sharp, balanced or smooth.") }
+        guard CodecChoice(rawValue: codec) != nil else { throw ValidationError("--codec takes vp8, h264 or auto.") }
+        if http, codec != CodecChoice.auto.rawValue { throw ValidationError("--codec goes with Cast Streaming; --http always sends H.264.") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard (20...4000).contains(targetDelay) else { throw ValidationError("--target-delay must be between 20 and 4000 milliseconds.") }
         if let mediaPort, !(1...65535).contains(mediaPort) { throw ValidationError("--media-port must be a TCP port (1–65535).") }
@@ -69,7 +75,11 @@ struct MirrorCommand: AsyncParsableCommand {
         if case .failure(let e) = source.probeSize() { throw CommandFailure(e.description) }
         let quality = MirrorQuality(rawValue: quality) ?? .balanced
         if http { return try await runHTTP(source: source, quality: quality) }
-        let (duration, request) = (duration, MirrorRequest(media: .screen(source, sound: false), quality: quality, targetDelayMs: targetDelay))
+        let (duration, request) = (
+            duration,
+            MirrorRequest(
+                media: .screen(source, sound: false), quality: quality, targetDelayMs: targetDelay, codec: CodecChoice(rawValue: codec) ?? .auto)
+        )
         try await options.withSession(networkThread: false) { session in
             let device = session.device
             let ending = await withTaskGroup(of: MirrorEnding?.self) { group in
@@ -77,7 +87,8 @@ struct MirrorCommand: AsyncParsableCommand {
                     await ScreenMirror.run(session: session, request: request) { p in
                         switch p {
                         case .streaming(let plan):
-                            Console.out("Mirroring \(request.media) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s.\n")
+                            Console.out(
+                                "Mirroring \(request.media) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s, \(plan.encoder).\n")
                         case .bitRate(let r): Console.err("castctl: the bit rate is now \(r / 1000) kb/s.\n")
                         }
                     }

@@ -25,8 +25,8 @@ public enum MirrorProgress: Sendable, Equatable {
     case bitRate(Int)
 }
 
-/// Screen mirroring over Cast Streaming, sender side: OFFER a VP8 stream fitted to the source
-/// and the quality, read the ANSWER, capture and encode with ffmpeg (`VideoEncoder`) and send
+/// Screen mirroring over Cast Streaming, sender side: OFFER a VP8 or H.264 stream (`codec`, the
+/// encoder found by `EncoderProbe`) fitted to the source and the quality, read the ANSWER, capture and encode with ffmpeg (`VideoEncoder`) and send
 /// through a `StreamingSender`; a lost picture restarts the encoder (a key frame), loss lowers
 /// the bit rate, and a source of a new size is offered again (a new OFFER and stream). `run`
 /// returns when cancelled and throws, with one sentence, when mirroring cannot go on.
@@ -35,6 +35,8 @@ public final class MirrorSession: Sendable {
     public let quality: MirrorQuality
     public let host: String
     public let targetDelayMs: Int
+    public let codec: CodecChoice
+    private let probe: EncoderProbe
     private let signaling: StreamingSignaling
     private let progress: @Sendable (MirrorProgress) -> Void
     private let sender = Mutex<StreamingSender?>(nil)
@@ -44,13 +46,15 @@ public final class MirrorSession: Sendable {
     private let encoderEnded = Mutex<String?>(nil)
 
     public init(
-        media: MirrorMedia, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, signaling: StreamingSignaling,
-        progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
+        media: MirrorMedia, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, codec: CodecChoice = .auto, probe: EncoderProbe = .shared,
+        signaling: StreamingSignaling, progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
     ) {
         self.media = media
         self.quality = quality
         self.host = host
         self.targetDelayMs = targetDelayMs
+        self.codec = codec
+        self.probe = probe
         self.signaling = signaling
         self.progress = progress
     }
@@ -163,18 +167,22 @@ public final class MirrorSession: Sendable {
         }
     }
 
-    /// OFFERs one VP8 stream for `size`, waits for the ANSWER, and starts sending to it.
+    /// OFFERs one video stream for `size` in the chosen codec, waits for the ANSWER, and starts
+    /// sending to it. The encoder is probed once per process (off the caller's thread).
     private func negotiate(size: PixelSize, answers: AnswerBox) async throws -> VideoPlan {
-        let first = quality.plan(source: size)
+        let (probe, codec) = (probe, codec)
+        let backend = await withCheckedContinuation { done in DispatchQueue.global().async { done.resume(returning: probe.choose(codec)) } }
+        let first = quality.plan(source: size, encoder: backend)
         let number = seq.withLock {
             $0 += 1
             return $0
         }
         var video = OfferedStream(
-            index: 0, kind: .video, codecName: "vp8", payloadType: CastStreamingIDs.videoPayloadType, ssrc: UInt32.random(in: 1...UInt32.max),
+            index: 0, kind: .video, codecName: backend.codec.codecName, payloadType: CastStreamingIDs.videoPayloadType, ssrc: UInt32.random(in: 1...UInt32.max),
             targetDelayMs: targetDelayMs, aesKey: FrameCrypto.randomBytes(), aesIvMask: FrameCrypto.randomBytes(), clockRate: CastStreamingIDs.videoClockRate,
             bitRate: first.bitRate)
         (video.width, video.height, video.maxFrameRate) = (first.size.width, first.size.height, first.fps)
+        if backend.codec == .h264 { (video.profile, video.level) = (EncoderArguments.h264Profile, EncoderArguments.h264Level) }
         try await signaling.send(CastJSON.encode(StreamingOffer(seqNum: number, streams: [video]).json))
         guard let value = await answers.take(seqNum: number, timeout: 10) else {
             throw CastStreamingError("The device did not answer the mirroring offer within 10 seconds.")
@@ -183,7 +191,7 @@ public final class MirrorSession: Sendable {
         if let error = answer.error { throw CastStreamingError("The device refused mirroring: \(error).") }
         guard let port = answer.udpPort else { throw CastStreamingError("The device answered without a UDP port, so there is nowhere to send the picture.") }
         guard let i = answer.sendIndexes.firstIndex(of: video.index) else {
-            throw CastStreamingError("The device accepted none of the offered streams (VP8 video).")
+            throw CastStreamingError("The device accepted none of the offered streams (\(backend.codec) video).")
         }
         let limits = VideoLimits(
             maxSize: answer.maxWidth.flatMap { w in answer.maxHeight.map { PixelSize(width: w, height: $0) } }, maxFrameRate: answer.maxFrameRate,
@@ -193,7 +201,7 @@ public final class MirrorSession: Sendable {
             old?.close()
             old = next
         }
-        return quality.plan(source: size, limits: limits)
+        return quality.plan(source: size, limits: limits, encoder: backend)
     }
 }
 

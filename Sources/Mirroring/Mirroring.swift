@@ -7,7 +7,8 @@
 // `MirrorSession` (OFFER/ANSWER, RTP) and ScreenCapture's encoders, and says how it ended in
 // one sentence.
 //
-//   MirrorRequest       what is mirrored (`MirrorMedia`), at which quality and delay
+//   MirrorRequest       what is mirrored (`MirrorMedia`), at which quality and delay, with
+//                       which codec (`CodecChoice`: auto, VP8 or H.264; the encoder is probed)
 //   MirrorEnding        stopped by the user, or failed with a sentence
 //   ScreenMirror.run    launches the app, streams until cancelled or something ends it,
 //                       then stops the app it started
@@ -22,11 +23,14 @@ public struct MirrorRequest: Sendable, Equatable {
     public var quality: MirrorQuality
     /// The receiver's playout delay (Chrome's default is 400 ms).
     public var targetDelayMs: Int
+    /// The video codec; `auto` takes H.264 only when a hardware encoder for it works.
+    public var codec: CodecChoice
 
-    public init(media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400) {
+    public init(media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400, codec: CodecChoice = .auto) {
         self.media = media
         self.quality = quality
         self.targetDelayMs = targetDelayMs
+        self.codec = codec
     }
 }
 

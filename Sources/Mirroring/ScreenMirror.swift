@@ -36,7 +36,7 @@ public enum ScreenMirror {
                 continuation.onTermination = { _ in task.cancel() }
             })
         let mirror = MirrorSession(
-            media: request.media, quality: request.quality, host: device.host, targetDelayMs: request.targetDelayMs, signaling: signaling,
+            media: request.media, quality: request.quality, host: device.host, targetDelayMs: request.targetDelayMs, codec: request.codec, signaling: signaling,
             progress: progress)
         let ending = await race(mirror: mirror, session: session, channel: channel)
         if case .stopped = ending { await stopApp(session) }

@@ -9,7 +9,8 @@
 # pictures of the new size); 8 % of UDP packets dropped by nft (repaired by retransmission:
 # the counter still advances frame by frame, packets were sent again); the device killed
 # (castctl ends with one sentence and status 1); a device without the mirroring app (one
-# sentence, status 1). Runs in a private network namespace (unshare), so nft touches nothing
+# sentence, status 1); no display; the whole screen in H.264 (--codec h264: the counter
+# advances in the pictures the simulator decoded). Runs in a private network namespace (unshare), so nft touches nothing
 # outside; needs Xvfb, xdotool, ffmpeg, nft and Python's tkinter.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -82,6 +83,8 @@ cpu=$(for p in $mirror $(pgrep -P "$mirror"); do cat "/proc/$p/stat"; done | awk
 wait "$mirror" || fail "screen: castctl mirror failed"
 grep -q "^Mirroring the screen of display $display to 127.0.0.1:$port at 640x360" "$work/m1.out" || fail "screen: no start line"
 grep -q "^Mirroring stopped" "$work/m1.out" || fail "screen: no end line"
+# auto: VP8 in software, or H.264 where a hardware encoder works.
+grep -Eq "kb/s, (VP8 \(libvpx\)|H\.264 \(h264_(vaapi|v4l2m2m|nvenc)\))\.$" "$work/m1.out" || fail "screen: the start line names no encoder"
 report=$(python3 Tests/System/mirror/frames.py "$work/screen" 1)
 [[ $(field '["decoded"]' <<<"$report") -ge 30 ]] || fail "screen: too few pictures decoded: $report"
 check_counters screen "$report" 20
@@ -145,4 +148,21 @@ status=0
 "$CASTCTL" mirror --device "127.0.0.1:$port" --display :9 >"$work/m6.out" 2>"$work/m6.err" || status=$?
 [[ $status == 1 ]] && grep -q "No X server answers on display :9" "$work/m6.err" || fail "no display: status $status, $(cat "$work/m6.err")"
 echo "ok - no X display: $(cat "$work/m6.err")"
+
+# --- 7. H.264: libx264 here (a hardware encoder where one works), Annex B access units
+start_receiver h264 --mirror-output "$work/h264"
+"$CASTCTL" mirror --device "127.0.0.1:$port" --display "$display" --codec h264 --duration 6 >"$work/m7.out" 2>"$work/m7.err" &
+mirror=$!
+sleep 5
+cpu=$(for p in $mirror $(pgrep -P "$mirror"); do cat "/proc/$p/stat"; done | awk -v hz="$(getconf CLK_TCK)" '{s += $14 + $15} END {printf "%.1f", s / hz}')
+wait "$mirror" || fail "h264: castctl mirror failed"
+grep -Eq "^Mirroring the screen of display $display to 127.0.0.1:$port at 640x360, 30 fps, [0-9]+ kb/s, H\.264 \([a-z0-9_]+\)\.$" "$work/m7.out" ||
+  fail "h264: no start line naming H.264"
+report=$(python3 Tests/System/mirror/frames.py "$work/h264" 1)
+[[ $(field '["decoded"]' <<<"$report") -ge 30 ]] || fail "h264: too few pictures decoded: $report"
+check_counters h264 "$report" 20
+keys=$(grep -c '"stream":"video","frame":[0-9]*,"key":true' "$work/h264/frames.jsonl" || true)
+[[ $keys -ge 1 ]] || fail "h264: no key frame (IDR) received"
+echo "ok - H.264: $(grep -o 'H\.264 ([a-z0-9_]*)' "$work/m7.out"), $(field '["decoded"]' <<<"$report") pictures decoded, counters $(field '["counters"][0]' <<<"$report")…$(field '["counters"][-1]' <<<"$report"), $keys key frames; castctl and its ffmpeg used $cpu s of CPU in the first 5 s"
+kill "$receiver_pid"
 echo "mirror: all passed"
