@@ -17,7 +17,7 @@ struct MirrorCommand: AsyncParsableCommand {
         commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
         discussion: """
             Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 or H.264 video to the device's mirroring app \
-            (--codec; auto takes H.264 only when a hardware encoder for it works). \
+            (--codec; auto is H.264, with a hardware encoder when one works). \
             Runs until SIGINT or SIGTERM (or --duration), then stops the app. Prints one line when streaming starts and one \
             when it ends; a device that refuses, disappears or stops answering ends it with one sentence and exit status 1. \
             With --http the screen is served from this computer as a live H.264 video and played by the Default Media Receiver \
@@ -35,7 +35,7 @@ struct MirrorCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("sharp (text), balanced or smooth (motion).", valueName: "QUALITY"))
     var quality: String = MirrorQuality.balanced.rawValue
 
-    @Option(help: ArgumentHelp("vp8, h264, or auto (H.264 when a hardware encoder for it works, else VP8).", valueName: "CODEC"))
+    @Option(help: ArgumentHelp("vp8, h264, or auto (H.264, on a hardware encoder when one works).", valueName: "CODEC"))
     var codec: String = CodecChoice.auto.rawValue
 
     @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "SECONDS"))

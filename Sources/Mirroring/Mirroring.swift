@@ -23,7 +23,7 @@ public struct MirrorRequest: Sendable, Equatable {
     public var quality: MirrorQuality
     /// The receiver's playout delay (Chrome's default is 400 ms).
     public var targetDelayMs: Int
-    /// The video codec; `auto` takes H.264 only when a hardware encoder for it works.
+    /// The video codec; `auto` is H.264, on a hardware encoder when one works.
     public var codec: CodecChoice
 
     public init(media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400, codec: CodecChoice = .auto) {

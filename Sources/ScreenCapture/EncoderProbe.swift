@@ -25,8 +25,8 @@ public final class EncoderProbe: Sendable {
         self.devices = devices
     }
 
-    /// The backend for `choice`: for `auto`, a hardware H.264 encoder if one works, else VP8
-    /// (docs/mirroring.md says why). Blocks while ffmpeg runs: a second or so per hardware
+    /// The backend for `choice`: for `auto`, a hardware H.264 encoder if one works, else a
+    /// hardware VP8 one, else libx264 (docs/mirroring.md says why). Blocks while ffmpeg runs: a second or so per hardware
     /// candidate that has its device, each tried once per process.
     public func choose(_ choice: CodecChoice) -> VideoBackend {
         switch choice {
@@ -34,7 +34,9 @@ public final class EncoderProbe: Sendable {
         case .h264: return backend(for: .h264)
         case .auto:
             let h264 = backend(for: .h264)
-            return h264.isHardware ? h264 : backend(for: .vp8)
+            if h264.isHardware { return h264 }
+            let vp8 = backend(for: .vp8)
+            return vp8.isHardware ? vp8 : h264
         }
     }
 

@@ -10,7 +10,7 @@
 //   VideoCodec          VP8 or H.264; `CodecChoice` is what a person picks (auto, vp8, h264),
 //                       `VideoBackend` the ffmpeg encoder of a codec (hardware or software)
 //   EncoderProbe        finds the first encoder that works by a one-second test encode,
-//                       once per process; auto takes H.264 only with a hardware encoder
+//                       once per process; auto is H.264, on hardware when it works
 //   EncoderArguments    the ffmpeg command line: x11grab → the plan's encoder for real time,
 //                       VP8 as IVF or H.264 as Annex B with access unit delimiters on stdout,
 //                       and the desktop's sound (PulseAudio/PipeWire monitor) → Opus;

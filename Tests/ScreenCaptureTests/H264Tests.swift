@@ -185,10 +185,11 @@ final class EncoderProbeTests: XCTestCase {
         XCTAssertEqual(calls(log).map { $0.components(separatedBy: " -c:v ")[1].prefix { $0 != " " } }, ["h264_vaapi", "h264_v4l2m2m", "h264_nvenc"])
     }
 
-    func testWithoutDeviceNodesNoHardwareIsTriedAndAutoIsVP8() throws {
+    func testWithoutDeviceNodesNoHardwareIsTriedAndAutoIsLibx264() throws {
         let (ffmpeg, log) = try fakeFFmpeg(working: ["h264_vaapi", "h264_nvenc", "h264_v4l2m2m", "vp8_vaapi"])
         let probe = EncoderProbe(ffmpeg: ffmpeg, devices: try devices([]))
-        XCTAssertEqual(probe.choose(.auto), .libvpx)
+        XCTAssertEqual(probe.choose(.auto), .libx264)
+        XCTAssertEqual(probe.choose(.vp8), .libvpx)
         XCTAssertEqual(probe.choose(.h264), .libx264)
         XCTAssertEqual(calls(log), [])
     }
@@ -196,9 +197,14 @@ final class EncoderProbeTests: XCTestCase {
     func testWhenNoHardwareWorksTheSoftwareEncodersAreUsed() throws {
         let (ffmpeg, log) = try fakeFFmpeg(working: [])
         let probe = EncoderProbe(ffmpeg: ffmpeg, devices: try devices(["dri/renderD128", "nvidiactl", "video0"]))
-        XCTAssertEqual(probe.choose(.auto), .libvpx)
-        XCTAssertEqual(probe.choose(.h264), .libx264)
+        XCTAssertEqual(probe.choose(.auto), .libx264)
+        XCTAssertEqual(probe.choose(.vp8), .libvpx)
         XCTAssertEqual(calls(log).count, 4, "each hardware encoder once: \(calls(log))")
+    }
+
+    func testAutoTakesHardwareVP8WhenNoHardwareH264Works() throws {
+        let (ffmpeg, _) = try fakeFFmpeg(working: ["vp8_vaapi"])
+        XCTAssertEqual(EncoderProbe(ffmpeg: ffmpeg, devices: try devices(["dri/renderD128"])).choose(.auto), .vp8VAAPI)
     }
 
     /// The real ffmpeg and /dev. On this machine and CI there is no GPU: the hardware encoders
@@ -212,7 +218,7 @@ final class EncoderProbeTests: XCTestCase {
             XCTAssertTrue(probe.works(chosen), "\(chosen)")
             for earlier in candidates[..<candidates.firstIndex(of: chosen)!] { XCTAssertFalse(probe.works(earlier), "\(earlier)") }
         }
-        let h264 = probe.choose(.h264)
-        XCTAssertEqual(probe.choose(.auto), h264.isHardware ? h264 : .libvpx)
+        let (h264, vp8) = (probe.choose(.h264), probe.choose(.vp8))
+        XCTAssertEqual(probe.choose(.auto), h264.isHardware || !vp8.isHardware ? h264 : vp8)
     }
 }
