@@ -65,7 +65,8 @@ soak: setup
 	SOAK_SECONDS=$(SOAK_SECONDS) LOAD_COMMANDS=$${LOAD_COMMANDS:-2000} LOAD_RESULTS=$${LOAD_RESULTS:-/tmp/castdeck-soak-results.json} \
 	  bash Tests/System/run-load.sh
 
-# Thirty minutes of screen mirroring over HTTP at 720p30 (Benchmarks/mirror/run.sh): the
-# glass-to-glass delay must not drift (drift = last fifth's median − first fifth's).
+# Thirty minutes of screen mirroring at 720p30 on each path of BENCH_MIRROR_PATHS (Cast
+# Streaming, then HTTP; Benchmarks/mirror/run.sh): the glass-to-glass delay must not drift
+# (drift = last fifth's median − first fifth's; the first and last minute's medians are printed).
 mirror-soak: setup
-	BENCH_MIRROR_SECONDS=$${BENCH_MIRROR_SECONDS:-1800} BENCH_MIRROR_SIZES=1280x720 BENCH_MIRROR_PATHS=http ./Benchmarks/mirror/run.sh
+	BENCH_MIRROR_SECONDS=$${BENCH_MIRROR_SECONDS:-1800} BENCH_MIRROR_SIZES=1280x720 BENCH_MIRROR_PATHS="$${BENCH_MIRROR_PATHS:-cast-h264 http}" ./Benchmarks/mirror/run.sh

@@ -4,7 +4,8 @@
 """The receiver end of the glass-to-glass benchmark: reads barcode.py's counter back from
 decoded frames, and with barcode.py's log gives delay = decode time − draw time per frame
 (the first frame that shows a counter; repeats of it are not counted). Prints one JSON line:
-frames, counted, unreadable, median_s, p95_s, min_s, max_s, drift_s (see summary()).
+frames, counted, unreadable, median_s, p95_s, min_s, max_s, drift_s, and over two minutes or
+more first_minute_median_s and last_minute_median_s (see summary()).
 
 Where the decoded frames come from (any one; times are CLOCK_REALTIME seconds):
   --url URL          ffmpeg reads the stream as a client (one decoding thread, as a device's
@@ -101,23 +102,30 @@ def delays(draw_log, readings):
         # The counter wraps after 65536 frames: the draw just before the decode is the one.
         before = [d for d in drawn[value] if d <= t]
         if before:
-            out.append(t - before[-1])
+            out.append((t, t - before[-1]))
     return out
 
 
-def summary(in_order, unreadable, total):
-    """Figures of the delays (in the order the frames came). drift_s: the median of the last
-    fifth minus that of the first fifth (a delay that grows as the run goes on)."""
+def summary(timed, unreadable, total):
+    """Figures of the delays ((time, delay) in the order the frames came). drift_s: the median
+    of the last fifth minus that of the first fifth (a delay that grows as the run goes on);
+    over two minutes or more, also the medians of the first and the last minute."""
+    in_order = [d for _, d in timed]
     ds = sorted(in_order)
     if not ds:
         return {"frames": total, "counted": 0, "unreadable": unreadable}
     p95 = ds[min(len(ds) - 1, int(round(0.95 * (len(ds) - 1))))]
     fifth = max(len(in_order) // 5, 1)
     drift = statistics.median(in_order[-fifth:]) - statistics.median(in_order[:fifth])
-    return {
+    figures = {
         "frames": total, "counted": len(ds), "unreadable": unreadable, "median_s": round(statistics.median(ds), 4),
         "p95_s": round(p95, 4), "min_s": round(ds[0], 4), "max_s": round(ds[-1], 4), "drift_s": round(drift, 4),
     }
+    start, end = timed[0][0], timed[-1][0]
+    if end - start >= 120:
+        figures["first_minute_median_s"] = round(statistics.median([d for t, d in timed if t - start < 60]), 4)
+        figures["last_minute_median_s"] = round(statistics.median([d for t, d in timed if end - t < 60]), 4)
+    return figures
 
 
 def main():

@@ -13,17 +13,20 @@
 #   cast      castctl mirror (Cast Streaming: VP8 over RTP/UDP) against castctl receiver
 #             --mirror-output, whose decoder keeps every picture (CASTDECK_MIRROR_GRAY=1);
 #             cast_readings.py reads the counters with the decoder's times
+#   cast-h264 the same with --codec h264 (libx264 ultrafast zerolatency without a GPU)
 #   peer      the mkchromecast way (peer_server.py: ffmpeg → HTTP, fragments at key frames
 #             only), read by the same reader as http: the peer measured in the same run
 #   Benchmarks/mirror/run.sh      (CASTCTL=path to use another castctl build)
 #   sound     the desktop's sound alone, Cast Streaming against the mkchromecast way (sound.sh)
-#   make mirror-soak              (30 minutes at 720p30, HTTP path only: the delay must not drift)
+#   make mirror-soak              (30 minutes at 720p30 for each of BENCH_MIRROR_PATHS, by default
+#                                  the Cast Streaming and the HTTP path: the delay must not drift;
+#                                  the first and the last minute's medians are printed)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MEASURE=${BENCH_MIRROR_SECONDS:-20}
 WARMUP=${BENCH_MIRROR_WARMUP:-5}
 SIZES=${BENCH_MIRROR_SIZES:-"1280x720 1920x1080"}
-PATHS=${BENCH_MIRROR_PATHS:-"cast http peer sound"}  # and chromium: the HTTP live path as Chromium's <video> shows it
+PATHS=${BENCH_MIRROR_PATHS:-"cast cast-h264 http peer sound"}  # and chromium: the HTTP live path as Chromium's <video> shows it
 for tool in ffmpeg Xvfb; do command -v $tool >/dev/null || ./scripts/setup.sh; done
 source Benchmarks/lib.sh
 CASTCTL=${CASTCTL:-$(swift build "${RELEASE[@]}" --product castctl >/dev/null && echo "$(swift build "${RELEASE[@]}" --show-bin-path)/castctl")}
@@ -65,9 +68,11 @@ name, j, (c0, c1, t0, t1, hz) = sys.argv[1], json.loads(sys.argv[2]), map(float,
 cpu = (c1 - c0) / hz / ((t1 - t0) / 60)
 if not j.get("counted"):
     sys.exit(f"{name}: no frame read back ({j})")
-print(f'{name} {j["median_s"]} {j["p95_s"]} {cpu:.1f} {j["drift_s"]} {j["counted"]} {j["frames"]} {j["unreadable"]}')
+minutes = f' {j["first_minute_median_s"]} {j["last_minute_median_s"]}' if "first_minute_median_s" in j else ""
+print(f'{name} {j["median_s"]} {j["p95_s"]} {cpu:.1f} {j["drift_s"]} {j["counted"]} {j["frames"]} {j["unreadable"]}{minutes}')
 PY
-  tail -1 "$work/figures" | awk '{printf "  %-22s median %.3f s  p95 %.3f s  encoder CPU %5.1f s/min  drift %+.3f s  (%d counters read from %d frames, %d unreadable)\n", $1, $2, $3, $4, $5, $6, $7, $8}'
+  tail -1 "$work/figures" | awk '{printf "  %-22s median %.3f s  p95 %.3f s  encoder CPU %5.1f s/min  drift %+.3f s  (%d counters read from %d frames, %d unreadable)\n", $1, $2, $3, $4, $5, $6, $7, $8
+    if (NF >= 10) printf "  %-22s median of the first minute %.3f s, of the last minute %.3f s\n", "", $9, $10}'
 }
 # The readers: ffmpeg as a client of URL, or headless chromium playing URL in chromium_reader.html.
 ffmpeg_read() { python3 "$here/barcode_read.py" --url "$1" --draw-log "$work/draw.log" --warmup "$WARMUP" --seconds "$MEASURE"; }
@@ -103,12 +108,13 @@ CASTDECK_MIRROR_GRAY=1 "$CASTCTL" receiver --port 0 --mirror-output "$work/cast"
 pids+=($!)
 wait_for "$work/crcv.out" "^listening on " 20
 CAST_DEV=127.0.0.1:$(sed -n 's/^listening on .*://p' "$work/crcv.out")
-# start_cast QUALITY — castctl mirror (Cast Streaming) in the background; sets $mirror.
+# start_cast QUALITY CODEC — castctl mirror (Cast Streaming) in the background; sets $mirror.
 start_cast() {
-  "$CASTCTL" mirror --device "$CAST_DEV" --quality "$1" >"$work/mirror.out" 2>"$work/mirror.err" &
+  "$CASTCTL" mirror --device "$CAST_DEV" --quality "$1" --codec "$2" >"$work/mirror.out" 2>"$work/mirror.err" &
   mirror=$!
   pids+=($mirror)
   wait_for "$work/mirror.out" "^Mirroring" 60 || { cat "$work/mirror.err" >&2; exit 1; }
+  sed -n 's/^Mirroring .* kb\/s, \(.*\)\.$/  encoder: \1/p' "$work/mirror.out"
 }
 cast_read() {
   sleep "$(python3 -c "print($WARMUP + $MEASURE + 1)")"
@@ -137,9 +143,11 @@ for size in $SIZES; do
   [[ $h -gt 720 ]] && quality=sharp
   for path in $PATHS; do
     case $path in
-      cast)
-        start_cast "$quality"
-        measure "cast-streaming-$label" "$(pgrep -P "$mirror" -x ffmpeg)" cast_read
+      cast | cast-h264)
+        codec=vp8
+        [[ $path == cast-h264 ]] && codec=h264
+        start_cast "$quality" "$codec"
+        measure "cast-streaming-$codec-$label" "$(pgrep -P "$mirror" -x ffmpeg)" cast_read
         stop_mirror ;;
       http)
         start_mirror "$quality"
@@ -158,7 +166,7 @@ for size in $SIZES; do
         kill "$peer"
         wait "$peer" 2>/dev/null || true ;;
       sound) ;;  # no screen: after the sizes
-      *) echo "unknown path $path (cast, http, chromium, peer, sound)" >&2; exit 2 ;;
+      *) echo "unknown path $path (cast, cast-h264, http, chromium, peer, sound)" >&2; exit 2 ;;
     esac
   done
   kill "$drawer" "$xvfb" 2>/dev/null || true
@@ -168,9 +176,13 @@ for size in $SIZES; do
     result mirror "glass-to-glass p95 $label, HTTP live vs mkchromecast-style" "$(figure "http-live-$label" 3)" "$(figure "mkchromecast-$label" 3)" "mkchromecast-style" s lower
     result mirror "encoder CPU per minute $label, HTTP live vs mkchromecast-style" "$(figure "http-live-$label" 4)" "$(figure "mkchromecast-$label" 4)" "mkchromecast-style" "CPU s/min" lower
   fi
-  if [[ " $PATHS " == *" cast "* && " $PATHS " == *" peer "* ]]; then
-    result mirror "glass-to-glass median $label, Cast Streaming vs mkchromecast-style" "$(figure "cast-streaming-$label" 2)" "$(figure "mkchromecast-$label" 2)" "mkchromecast-style" s lower
-    result mirror "glass-to-glass p95 $label, Cast Streaming vs mkchromecast-style" "$(figure "cast-streaming-$label" 3)" "$(figure "mkchromecast-$label" 3)" "mkchromecast-style" s lower
-  fi
+  for codec in vp8 h264; do
+    [[ " $PATHS " == *" peer "* ]] && grep -q "^cast-streaming-$codec-$label " "$work/figures" || continue
+    name="Cast Streaming ${codec/vp8/VP8}"
+    name=${name/h264/H.264}
+    result mirror "glass-to-glass median $label, $name vs mkchromecast-style" "$(figure "cast-streaming-$codec-$label" 2)" "$(figure "mkchromecast-$label" 2)" "mkchromecast-style" s lower
+    result mirror "glass-to-glass p95 $label, $name vs mkchromecast-style" "$(figure "cast-streaming-$codec-$label" 3)" "$(figure "mkchromecast-$label" 3)" "mkchromecast-style" s lower
+    result mirror "encoder CPU per minute $label, $name vs mkchromecast-style" "$(figure "cast-streaming-$codec-$label" 4)" "$(figure "mkchromecast-$label" 4)" "mkchromecast-style" "CPU s/min" lower
+  done
 done
 if [[ " $PATHS " == *" sound "* ]]; then CASTCTL=$CASTCTL bash "$here/sound.sh"; fi

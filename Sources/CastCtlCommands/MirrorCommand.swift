@@ -16,7 +16,8 @@ struct MirrorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mirror", abstract: "Mirror the screen or one window to a device (Cast Streaming, as Chrome's tab mirroring).",
         discussion: """
-            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 video to the device's mirroring app; \
+            Captures the X11 display in $DISPLAY (or --display) with ffmpeg and sends VP8 or H.264 video to the device's mirroring app \
+            (--codec; auto is H.264, with a hardware encoder when one works); \
             in a Wayland session (or with --portal) the desktop's screen-cast portal asks what to share and PipeWire delivers it; \
             with --audio the desktop's sound goes along as Opus (the monitor of the default PulseAudio/PipeWire output, or \
             --audio-source), and --audio-only sends the sound alone to the device's audio mirroring app (no display needed). \
@@ -39,6 +40,9 @@ struct MirrorCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("sharp (text), balanced or smooth (motion).", valueName: "QUALITY"))
     var quality: String = MirrorQuality.balanced.rawValue
+
+    @Option(help: ArgumentHelp("vp8, h264, or auto (H.264, on a hardware encoder when one works).", valueName: "CODEC"))
+    var codec: String = CodecChoice.auto.rawValue
 
     @Option(help: ArgumentHelp("Stop after this many seconds (default: run until interrupted).", valueName: "SECONDS"))
     var duration: Double?
@@ -73,6 +77,8 @@ struct MirrorCommand: AsyncParsableCommand {
             throw ValidationError("--portal lets the desktop's dialog choose; it does not go with --window or --display.")
         }
         guard MirrorQuality(rawValue: quality) != nil else { throw ValidationError("--quality takes sharp, balanced or smooth.") }
+        guard CodecChoice(rawValue: codec) != nil else { throw ValidationError("--codec takes vp8, h264 or auto.") }
+        if http, codec != CodecChoice.auto.rawValue { throw ValidationError("--codec goes with Cast Streaming; --http always sends H.264.") }
         if let duration, !(duration > 0 && duration.isFinite) { throw ValidationError("--duration must be a positive number of seconds.") }
         guard (20...4000).contains(targetDelay) else { throw ValidationError("--target-delay must be between 20 and 4000 milliseconds.") }
         if let mediaPort, !(1...65535).contains(mediaPort) { throw ValidationError("--media-port must be a TCP port (1–65535).") }
@@ -104,7 +110,10 @@ struct MirrorCommand: AsyncParsableCommand {
         }
         defer { if case .portal(let p) = source { p.close() } }
         if http { return try await runHTTP(source: source, quality: quality) }
-        try await stream(MirrorRequest(media: .screen(source, sound: audio), quality: quality, targetDelayMs: targetDelay, soundSource: audioSource))
+        try await stream(
+            MirrorRequest(
+                media: .screen(source, sound: audio), quality: quality, targetDelayMs: targetDelay, soundSource: audioSource,
+                codec: CodecChoice(rawValue: codec) ?? .auto))
     }
 
     /// Mirrors over Cast Streaming until stopped, printing a line when streaming starts and one
@@ -118,7 +127,8 @@ struct MirrorCommand: AsyncParsableCommand {
                     await ScreenMirror.run(session: session, request: request) { p in
                         switch p {
                         case .streaming(let plan):
-                            Console.out("Mirroring \(request.media) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s.\n")
+                            Console.out(
+                                "Mirroring \(request.media) to \(device) at \(plan.size), \(plan.fps) fps, \(plan.bitRate / 1000) kb/s, \(plan.encoder).\n")
                         case .bitRate(let r): Console.err("castctl: the bit rate is now \(r / 1000) kb/s.\n")
                         case .sound(let r) where request.media == .sound:
                             Console.out("Sending the desktop's sound to \(device) (Opus, \(r / 1000) kb/s).\n")

@@ -9,7 +9,12 @@ import ScreenCapture
 /// tests to read: `frames.jsonl`, one JSON line per frame received (`"event": "received"`:
 /// session, stream, frame id, key flag, bytes, time) and per picture decoded (`"decoded"`:
 /// its number, time, mean brightness 0–255 of a 64x36 grey copy); and every 15th decoded
-/// picture as `sN-frame-NNNNN.png`. ffmpeg decodes the VP8 frames, fed to it as IVF. With
+/// picture as `sN-frame-NNNNN.png`. ffmpeg decodes the VP8 or H.264 frames, fed to it as IVF
+/// (for H.264, Annex B access units as IVF frames of fourcc "H264": the frame ends where IVF
+/// says, whereas `-f h264` would hold every picture until the next one began), with one
+/// decoding thread (more threads hold a frame each, which a device's decoder does not) and
+/// every picture passed on (H.264 states its frame rate, and ffmpeg would otherwise drop
+/// pictures whose timestamps, frame ids, come closer than that). With
 /// CASTDECK_MIRROR_GRAY=1 in the environment every picture is also appended, 160x90 grey, to
 /// `sN-gray-160x90.raw`, in the order of the `decoded` lines (the glass-to-glass benchmark
 /// reads its frame counter there, Benchmarks/mirror). Opus audio goes to a `MirrorSoundSink`.
@@ -47,9 +52,9 @@ final class MirrorFrameSink: @unchecked Sendable {
             lock.withLock { hasSound = true }
             return sound.take(frame)
         }
-        guard frame.stream.kind == .video, frame.stream.codecName == "vp8" else { return }
+        guard frame.stream.kind == .video, let fourcc = Self.fourcc[frame.stream.codecName] else { return }
         queue.async { [self] in
-            if decoder == nil { startDecoder(frame.stream) }
+            if decoder == nil { startDecoder(frame.stream, fourcc: fourcc) }
             try? input?.write(contentsOf: Data(IVFWriter.frame(frame.data, pts: UInt64(frame.frameID))))
         }
     }
@@ -69,18 +74,21 @@ final class MirrorFrameSink: @unchecked Sendable {
         }
     }
 
-    private func startDecoder(_ stream: OfferedStream) {
+    /// The IVF fourcc of each codec the decoder takes.
+    static let fourcc = ["vp8": "VP80", "h264": "H264"]
+
+    private func startDecoder(_ stream: OfferedStream, fourcc: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         let png = directory.appendingPathComponent("s\(session)-frame-%05d.png").path
         p.arguments = [
-            "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-f", "ivf", "-i", "pipe:0",
+            "ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-threads", "1", "-f", "ivf", "-i", "pipe:0",
             "-map", "0:v", "-vf", "select=not(mod(n\\,15))", "-fps_mode", "passthrough", png,
-            "-map", "0:v", "-vf", "scale=\(Self.thumb.width):\(Self.thumb.height),format=gray", "-f", "rawvideo", "pipe:1",
+            "-map", "0:v", "-vf", "scale=\(Self.thumb.width):\(Self.thumb.height),format=gray", "-fps_mode", "passthrough", "-f", "rawvideo", "pipe:1",
         ]
         if ProcessInfo.processInfo.environment["CASTDECK_MIRROR_GRAY"] == "1" {
             let gray = directory.appendingPathComponent("s\(session)-gray-160x90.raw").path
-            p.arguments! += ["-map", "0:v", "-vf", "scale=160:90,format=gray", "-f", "rawvideo", gray]
+            p.arguments! += ["-map", "0:v", "-vf", "scale=160:90,format=gray", "-fps_mode", "passthrough", "-f", "rawvideo", gray]
         }
         let stdin = Pipe(), stdout = Pipe()
         p.standardInput = stdin
@@ -94,7 +102,7 @@ final class MirrorFrameSink: @unchecked Sendable {
         input = stdin.fileHandleForWriting
         // A decoder that quits must not take the simulator with it (SIGPIPE).
         signal(SIGPIPE, SIG_IGN)
-        try? input?.write(contentsOf: Data(IVFWriter.header(size: PixelSize(width: stream.width ?? 1280, height: stream.height ?? 720))))
+        try? input?.write(contentsOf: Data(IVFWriter.header(fourcc: fourcc, size: PixelSize(width: stream.width ?? 1280, height: stream.height ?? 720))))
         let reader = Thread { [self] in readDecoded(stdout.fileHandleForReading) }
         reader.start()
     }

@@ -17,16 +17,18 @@ extension MirrorSession {
     static let videoIndex = 0
     static let audioIndex = 1
 
-    /// The streams of an OFFER for this session's media: VP8 fitted to `plan` (when there is a
-    /// picture) and Opus, 48 kHz stereo (when there is sound), each with its own SSRC and keys.
+    /// The streams of an OFFER for this session's media: VP8 or H.264 (the plan's encoder)
+    /// fitted to `plan` (when there is a picture) and Opus, 48 kHz stereo (when there is sound),
+    /// each with its own SSRC and keys.
     func offeredStreams(plan: VideoPlan?) -> [OfferedStream] {
         var streams: [OfferedStream] = []
         if let plan {
             var video = OfferedStream(
-                index: Self.videoIndex, kind: .video, codecName: "vp8", payloadType: CastStreamingIDs.videoPayloadType,
+                index: Self.videoIndex, kind: .video, codecName: plan.encoder.codec.codecName, payloadType: CastStreamingIDs.videoPayloadType,
                 ssrc: UInt32.random(in: 1...UInt32.max), targetDelayMs: targetDelayMs, aesKey: FrameCrypto.randomBytes(), aesIvMask: FrameCrypto.randomBytes(),
                 clockRate: CastStreamingIDs.videoClockRate, bitRate: plan.bitRate)
             (video.width, video.height, video.maxFrameRate) = (plan.size.width, plan.size.height, plan.fps)
+            if plan.encoder.codec == .h264 { (video.profile, video.level) = (EncoderArguments.h264Profile, EncoderArguments.h264Level) }
             streams.append(video)
         }
         if media.hasSound {
@@ -40,10 +42,16 @@ extension MirrorSession {
         return streams
     }
 
-    /// OFFERs the session's streams (the picture fitted to `size`), waits for the ANSWER, and
-    /// starts sending what the device took.
+    /// OFFERs the session's streams (the picture fitted to `size`, in the chosen codec), waits
+    /// for the ANSWER, and starts sending what the device took. The encoder is probed once per
+    /// process (off the caller's thread).
     func negotiate(size: PixelSize?, answers: AnswerBox) async throws -> Negotiated {
-        let first = size.map { quality.plan(source: $0) }
+        var backend = VideoBackend.libvpx
+        if size != nil {
+            let (probe, codec) = (probe, codec)
+            backend = await withCheckedContinuation { done in DispatchQueue.global().async { done.resume(returning: probe.choose(codec)) } }
+        }
+        let first = size.map { quality.plan(source: $0, encoder: backend) }
         let number = seq.withLock {
             $0 += 1
             return $0
@@ -65,7 +73,8 @@ extension MirrorSession {
             maxSize: answer.maxWidth.flatMap { w in answer.maxHeight.map { PixelSize(width: w, height: $0) } }, maxFrameRate: answer.maxFrameRate,
             minBitRate: answer.minBitRate, maxBitRate: answer.maxBitRate)
         let video = taken.contains { $0.stream.kind == .video }
-        return Negotiated(plan: video ? size.map { quality.plan(source: $0, limits: limits) } : nil, sound: taken.contains { $0.stream.kind == .audio })
+        return Negotiated(
+            plan: video ? size.map { quality.plan(source: $0, limits: limits, encoder: backend) } : nil, sound: taken.contains { $0.stream.kind == .audio })
     }
 
     /// The offered streams the ANSWER takes, each with the receiver's SSRC for it; throws one
@@ -80,11 +89,12 @@ extension MirrorSession {
         let offeredVideo = streams.contains { $0.kind == .video }
         let takesVideo = taken.contains { $0.stream.kind == .video }
         guard !taken.isEmpty else {
-            let names = streams.map { $0.kind == .video ? "VP8 video" : "Opus audio" }.joined(separator: " and ")
+            let names = streams.map { $0.kind == .video ? "\($0.codecName == "h264" ? "H.264" : "VP8") video" : "Opus audio" }.joined(separator: " and ")
             throw CastStreamingError("The device accepted none of the offered streams (\(names)).")
         }
         if offeredVideo, !takesVideo {
-            throw CastStreamingError("The device accepted the sound but not the picture (VP8 video), so the screen cannot be mirrored to it.")
+            let picture = streams.first { $0.kind == .video }?.codecName == "h264" ? "H.264" : "VP8"
+            throw CastStreamingError("The device accepted the sound but not the picture (\(picture) video), so the screen cannot be mirrored to it.")
         }
         return taken
     }

@@ -29,11 +29,12 @@ public enum MirrorProgress: Sendable, Equatable {
     case soundRefused
 }
 
-/// Screen mirroring over Cast Streaming, sender side: OFFER a VP8 stream fitted to the source
-/// and the quality and/or an Opus stream of the desktop's sound, read the ANSWER, capture and
-/// encode with ffmpeg (`VideoEncoder`, `AudioEncoder`) and send what the device took through
-/// one `StreamingSender`; a lost picture restarts the video encoder (a key frame), loss lowers
-/// the bit rate, and a source of a new size is offered again (a new OFFER and streams). `run`
+/// Screen mirroring over Cast Streaming, sender side: OFFER a VP8 or H.264 stream (`codec`, the
+/// encoder found by `EncoderProbe`) fitted to the source and the quality and/or an Opus stream
+/// of the desktop's sound, read the ANSWER, capture and encode with ffmpeg (`VideoEncoder`,
+/// `AudioEncoder`) and send what the device took through one `StreamingSender`; a lost picture
+/// restarts the video encoder (a key frame), loss lowers the bit rate, and a source of a new
+/// size is offered again (a new OFFER and streams). `run`
 /// returns when cancelled and throws, with one sentence, when mirroring cannot go on.
 public final class MirrorSession: Sendable {
     public let media: MirrorMedia
@@ -42,6 +43,8 @@ public final class MirrorSession: Sendable {
     public let targetDelayMs: Int
     /// The PulseAudio source of the sound (default: the monitor of the default output).
     public let soundDevice: String
+    public let codec: CodecChoice
+    let probe: EncoderProbe
     let signaling: StreamingSignaling
     let progress: @Sendable (MirrorProgress) -> Void
     let sender = Mutex<StreamingSender?>(nil)
@@ -54,6 +57,7 @@ public final class MirrorSession: Sendable {
 
     public init(
         media: MirrorMedia, quality: MirrorQuality, host: String, targetDelayMs: Int = 400, soundDevice: String = EncoderArguments.defaultSoundDevice,
+        codec: CodecChoice = .auto, probe: EncoderProbe = .shared,
         signaling: StreamingSignaling, progress: @escaping @Sendable (MirrorProgress) -> Void = { _ in }
     ) {
         self.media = media
@@ -61,6 +65,8 @@ public final class MirrorSession: Sendable {
         self.host = host
         self.targetDelayMs = targetDelayMs
         self.soundDevice = soundDevice
+        self.codec = codec
+        self.probe = probe
         self.signaling = signaling
         self.progress = progress
     }

@@ -23,6 +23,9 @@ public struct OfferedStream: Sendable, Equatable {
     public var maxFrameRate: Int? = nil
     public var bitRate: Int
     public var channels: Int? = nil
+    /// Video: the codec's profile and level (H.264: "main", "4"), when the sender names them.
+    public var profile: String? = nil
+    public var level: String? = nil
 
     public init(
         index: Int, kind: Kind, codecName: String, payloadType: UInt8, ssrc: UInt32, targetDelayMs: Int, aesKey: [UInt8], aesIvMask: [UInt8],
@@ -53,6 +56,8 @@ public struct OfferedStream: Sendable, Equatable {
             o.append(("maxFrameRate", .string("\(maxFrameRate ?? 30)")))
             o.append(("renderMode", "video"))
             if let width, let height { o.append(("resolutions", [["width": .int(Int64(width)), "height": .int(Int64(height))]])) }
+            if let profile { o.append(("profile", .string(profile))) }
+            if let level { o.append(("level", .string(level))) }
         case .audio:
             o.append(("bitRate", .int(Int64(bitRate))))
             o.append(("sampleRate", .int(Int64(clockRate))))
@@ -81,6 +86,8 @@ public struct OfferedStream: Sendable, Equatable {
         height = res?["height"]?.intValue
         maxFrameRate = v["maxFrameRate"]?.stringValue.flatMap(Self.rate)
         channels = v["channels"]?.intValue
+        profile = v["profile"]?.stringValue
+        level = v["level"]?.stringValue
     }
 
     /// "30", "30000/1000" or "60000/1001" → whole frames a second.

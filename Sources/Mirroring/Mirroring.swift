@@ -8,7 +8,8 @@
 // one sentence.
 //
 //   MirrorRequest       what is mirrored (`MirrorMedia`: picture, picture and sound, sound
-//                       alone), at which quality and delay, the sound from which source
+//                       alone), at which quality and delay, the sound from which source, with
+//                       which codec (`CodecChoice`: auto, VP8 or H.264; the encoder is probed)
 //   MirrorEnding        stopped by the user, or failed with a sentence
 //   ScreenMirror.run    launches the app, streams until cancelled or something ends it,
 //                       then stops the app it started
@@ -25,14 +26,18 @@ public struct MirrorRequest: Sendable, Equatable {
     public var targetDelayMs: Int
     /// The PulseAudio source the sound is taken from (default: the monitor of the default output).
     public var soundSource: String
+    /// The video codec; `auto` is H.264, on a hardware encoder when one works.
+    public var codec: CodecChoice
 
     public init(
-        media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400, soundSource: String = EncoderArguments.defaultSoundDevice
+        media: MirrorMedia, quality: MirrorQuality = .balanced, targetDelayMs: Int = 400, soundSource: String = EncoderArguments.defaultSoundDevice,
+        codec: CodecChoice = .auto
     ) {
         self.media = media
         self.quality = quality
         self.targetDelayMs = targetDelayMs
         self.soundSource = soundSource
+        self.codec = codec
     }
 }
 

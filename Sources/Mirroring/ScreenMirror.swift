@@ -38,7 +38,7 @@ public enum ScreenMirror {
             })
         let mirror = MirrorSession(
             media: request.media, quality: request.quality, host: device.host, targetDelayMs: request.targetDelayMs, soundDevice: request.soundSource,
-            signaling: signaling, progress: progress)
+            codec: request.codec, signaling: signaling, progress: progress)
         let ending = await race(mirror: mirror, session: session, channel: channel)
         if case .stopped = ending { await stopApp(session) }
         return ending

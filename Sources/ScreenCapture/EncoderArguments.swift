@@ -4,20 +4,13 @@
 /// ffmpeg's command lines for capturing and encoding. ffmpeg runs as a child process and
 /// writes the encoded stream to its stdout, one packet flushed at a time.
 public enum EncoderArguments {
-    /// The screen or a window through x11grab, scaled to the plan's size and encoded as VP8 for
-    /// real time: no look-ahead (`-lag-in-frames 0`), no alternate reference frames, error
-    /// resilient (a lost frame does not spoil the ones after it), a key frame only at the start
-    /// and every `keyInterval` seconds (the sender restarts the encoder when the receiver
-    /// reports a lost picture), written as IVF (`IVFReader`).
+    /// The screen or a window through x11grab, scaled to the plan's size and encoded by the
+    /// plan's encoder for real time (`codecArguments`): VP8 as IVF, H.264 as Annex B access
+    /// units (`outputArguments`).
     public static func video(source: CaptureSource, plan: VideoPlan, keyInterval: Int = 10, drawMouse: Bool = true) -> [String] {
-        let rate = "\(plan.bitRate)"
-        return ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + captureInput(source: source, fps: plan.fps, drawMouse: drawMouse) + [
-            "-vf", "scale=\(plan.size.width):\(plan.size.height):flags=bilinear,format=yuv420p",
-            "-c:v", "libvpx", "-deadline", "realtime", "-cpu-used", "8", "-lag-in-frames", "0", "-auto-alt-ref", "0",
-            "-error-resilient", "1", "-b:v", rate, "-maxrate", rate, "-bufsize", "\(plan.bitRate / 2)",
-            "-g", "\(max(1, plan.fps * keyInterval))", "-threads", "2",
-            "-f", "ivf", "-flush_packets", "1", "pipe:1",
-        ]
+        ["-hide_banner", "-nostdin", "-loglevel", "error", "-fflags", "nobuffer"] + deviceArguments(plan.encoder)
+            + captureInput(source: source, fps: plan.fps, drawMouse: drawMouse) + codecArguments(plan.encoder, plan: plan, keyInterval: keyInterval)
+            + outputArguments(plan.encoder.codec)
     }
 
     /// PulseAudio's name for the monitor of the default output: what the desktop plays.
@@ -35,7 +28,7 @@ public enum EncoderArguments {
         ]
     }
 
-    /// The x11grab input alone (`-f x11grab … -i DISPLAY`): what `video` encodes as VP8, and what
+    /// The x11grab input alone (`-f x11grab … -i DISPLAY`): what `video` encodes, and what
     /// the HTTP live path (LocalMedia's `LiveEncoding`) encodes as H.264 in fragmented MP4.
     public static func captureInput(source: CaptureSource, fps: Int, drawMouse: Bool = true) -> [String] {
         var input = ["-f", "x11grab", "-framerate", "\(fps)", "-draw_mouse", drawMouse ? "1" : "0"]

@@ -26,7 +26,7 @@ public enum MirrorQuality: String, Sendable, CaseIterable, CustomStringConvertib
     /// source's aspect ratio, is never scaled up, has even sides (VP8 and H.264 want them),
     /// and fits the quality's box and the receiver's maximum; the frame rate and bit rate are
     /// clamped likewise, and the frame rate lowered when the receiver's pixel rate needs it.
-    public func plan(source: PixelSize, limits: VideoLimits = VideoLimits()) -> VideoPlan {
+    public func plan(source: PixelSize, limits: VideoLimits = VideoLimits(), encoder: VideoBackend = .libvpx) -> VideoPlan {
         let t = target
         var box = t.size
         if let m = limits.maxSize { box = PixelSize(width: min(box.width, m.width), height: min(box.height, m.height)) }
@@ -40,7 +40,7 @@ public enum MirrorQuality: String, Sendable, CaseIterable, CustomStringConvertib
         var bitRate = t.bitRate
         if let hi = limits.maxBitRate { bitRate = min(bitRate, hi) }
         if let lo = limits.minBitRate { bitRate = max(bitRate, lo) }
-        return VideoPlan(size: size, fps: max(1, fps), bitRate: bitRate, minBitRate: limits.minBitRate ?? 300_000)
+        return VideoPlan(size: size, fps: max(1, fps), bitRate: bitRate, minBitRate: limits.minBitRate ?? 300_000, encoder: encoder)
     }
 }
 
@@ -61,16 +61,18 @@ public struct VideoLimits: Sendable, Equatable {
 }
 
 /// How video is encoded: the picture size, frames a second and the bit rate aimed at (the
-/// sender lowers it toward `minBitRate` when packets are lost).
+/// sender lowers it toward `minBitRate` when packets are lost), and the encoder (`EncoderProbe`).
 public struct VideoPlan: Sendable, Equatable {
     public var size: PixelSize
     public var fps: Int
     public var bitRate: Int
     public var minBitRate: Int
-    public init(size: PixelSize, fps: Int, bitRate: Int, minBitRate: Int = 300_000) {
+    public var encoder: VideoBackend
+    public init(size: PixelSize, fps: Int, bitRate: Int, minBitRate: Int = 300_000, encoder: VideoBackend = .libvpx) {
         self.size = size
         self.fps = fps
         self.bitRate = bitRate
         self.minBitRate = minBitRate
+        self.encoder = encoder
     }
 }

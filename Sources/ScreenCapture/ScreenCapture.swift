@@ -11,10 +11,16 @@
 //   PipeWireFeed        GStreamer's pipewiresrc reading that node as raw YUV for ffmpeg
 //   MirrorQuality       Sharp / Balanced / Smooth → a `VideoPlan` (size, frame rate, bit rate)
 //                       fitted to the source and to what the receiver accepts (`VideoLimits`)
-//   EncoderArguments    the ffmpeg command line: x11grab → VP8 (libvpx, realtime) as IVF on
-//                       stdout, and the desktop's sound (PulseAudio/PipeWire monitor) → Opus;
+//   VideoCodec          VP8 or H.264; `CodecChoice` is what a person picks (auto, vp8, h264),
+//                       `VideoBackend` the ffmpeg encoder of a codec (hardware or software)
+//   EncoderProbe        finds the first encoder that works by a one-second test encode,
+//                       once per process; auto is H.264, on hardware when it works
+//   EncoderArguments    the ffmpeg command line: x11grab → the plan's encoder for real time,
+//                       VP8 as IVF or H.264 as Annex B with access unit delimiters on stdout,
+//                       and the desktop's sound (PulseAudio/PipeWire monitor) → Opus;
 //                       the inputs alone for the HTTP live path (LocalMedia's LiveEncoding)
 //   IVFReader           incremental reader of that IVF stream: frames with their key flag
+//   AnnexBReader        the same for H.264: access units cut at their delimiters, IDR = key
 //   VideoEncoder        runs ffmpeg, hands out encoded frames, restarts it for a key frame,
 //                       a new bit rate or a new size
 //   OggOpusReader       incremental reader of the sound's Ogg Opus stream: Opus packets with

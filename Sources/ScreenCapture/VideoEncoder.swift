@@ -11,7 +11,8 @@ public enum EncoderEvent: Sendable, Equatable {
     case ended(String)
 }
 
-/// Runs ffmpeg with `EncoderArguments.video` and reads its IVF output on a thread of its own.
+/// Runs ffmpeg with `EncoderArguments.video` and reads its output (IVF or H.264 Annex B, by the
+/// plan's encoder) on a thread of its own.
 /// `restart` replaces the process (a new one begins with a key frame: that is how a lost
 /// picture is repaired, and how a new bit rate or size takes effect); the events of every
 /// process come out of the one `events` stream, in order.
@@ -43,11 +44,12 @@ public final class VideoEncoder: Sendable {
         // A Wayland screen comes from PipeWire on ffmpeg's standard input, a new feed per child.
         var feed: PipeWireFeed?
         if case .portal(let portal) = source { feed = try PipeWireFeed(portal: portal, plan: plan) }
+        let codec = plan.encoder.codec
         try child.replace(
             arguments: EncoderArguments.video(source: source, plan: plan), input: feed, ended: { [continuation] in continuation.yield(.ended($0)) }
         ) {
             [continuation] isCurrent in
-            var reader = IVFReader()
+            var reader = EncodedStreamReader(codec)
             return { chunk in
                 for frame in try reader.append(chunk) where isCurrent() { continuation.yield(.frame(frame)) }
             }
@@ -58,5 +60,42 @@ public final class VideoEncoder: Sendable {
     public func stop() {
         child.stop()
         continuation.finish()
+    }
+}
+
+/// The reader of the encoder's output for its codec.
+enum EncodedStreamReader {
+    case ivf(IVFReader)
+    case annexB(AnnexBReader)
+
+    /// Why the output cannot be read, as the reader says it.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    init(_ codec: VideoCodec) {
+        switch codec {
+        case .vp8: self = .ivf(IVFReader())
+        case .h264: self = .annexB(AnnexBReader())
+        }
+    }
+
+    mutating func append(_ bytes: some Collection<UInt8>) throws(Failure) -> [EncodedVideoFrame] {
+        do {
+            switch self {
+            case .ivf(var r):
+                defer { self = .ivf(r) }
+                return try r.append(bytes)
+            case .annexB(var r):
+                defer { self = .annexB(r) }
+                return try r.append(bytes)
+            }
+        } catch let e as IVFReader.ReadError {
+            throw Failure(description: e.description)
+        } catch let e as AnnexBReader.ReadError {
+            throw Failure(description: e.description)
+        } catch {
+            throw Failure(description: "\(error)")
+        }
     }
 }

@@ -11,8 +11,10 @@ final class MirrorArgumentsTests: XCTestCase {
 
     func testMirrorOptions() throws {
         let m = try XCTUnwrap(
-            CastCtl.parseForExecution(["mirror"] + device + ["--window", "0x3a0000f", "--quality", "sharp", "--duration", "5", "--display", ":3"])
+            CastCtl.parseForExecution(
+                ["mirror"] + device + ["--window", "0x3a0000f", "--quality", "sharp", "--duration", "5", "--display", ":3", "--codec", "h264"])
                 as? MirrorCommand)
+        XCTAssertEqual(m.codec, "h264")
         XCTAssertEqual(m.window, "0x3a0000f")
         XCTAssertEqual(m.quality, "sharp")
         XCTAssertEqual(m.duration, 5)
@@ -20,6 +22,7 @@ final class MirrorArgumentsTests: XCTestCase {
         XCTAssertEqual(m.targetDelay, 400)
         let plain = try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device) as? MirrorCommand)
         XCTAssertEqual(plain.quality, "balanced")
+        XCTAssertEqual(plain.codec, "auto")
         XCTAssertNil(plain.window)
         XCTAssertFalse(plain.portal)
         XCTAssertTrue(try XCTUnwrap(CastCtl.parseForExecution(["mirror"] + device + ["--portal"]) as? MirrorCommand).portal)
@@ -32,6 +35,7 @@ final class MirrorArgumentsTests: XCTestCase {
             (["--http", "--media-port", "70000"], "--media-port"), (["--audio-only", "--http"], "--audio-only"),
             (["--audio-only", "--window", "0x3a0000f"], "--audio-only"), (["--audio-source", ""], "--audio-source"),
             (["--portal", "--window", "0x1"], "--portal"), (["--portal", "--display", ":1"], "--portal"),
+            (["--codec", "vp9"], "vp8, h264 or auto"), (["--http", "--codec", "vp8"], "--http always sends H.264"),
         ] {
             XCTAssertThrowsError(try CastCtl.parseForExecution(["mirror"] + device + args)) { error in
                 XCTAssertEqual(CastCtl.exitStatus(for: error), 2, "\(args)")

@@ -124,6 +124,20 @@ final class SessionTests: XCTestCase {
         XCTAssertThrowsError(try StreamingOffer(json: ["type": "OFFER", "seqNum": 1, "offer": ["supportedStreams": [shortKey]]]))
     }
 
+    /// An H.264 stream names its profile and level, as in Open Screen's OFFER examples, and reads back.
+    func testAnH264OfferCarriesProfileAndLevel() throws {
+        var video = stream()
+        (video.codecName, video.profile, video.level, video.maxFrameRate) = ("h264", "main", "4", 30)
+        let json = StreamingOffer(seqNum: 2, streams: [video]).json
+        let sent = json["offer"]?["supportedStreams"]?.arrayValue?.first
+        XCTAssertEqual(sent?["codecName"]?.stringValue, "h264")
+        XCTAssertEqual(sent?["profile"]?.stringValue, "main")
+        XCTAssertEqual(sent?["level"]?.stringValue, "4")
+        XCTAssertEqual(try StreamingOffer(json: try JSONValue(parsing: Array(CastJSON.encode(json).utf8))).streams, [video])
+        // VP8 names neither.
+        XCTAssertNil(stream().json["profile"])
+    }
+
     func testAReceiverRefusesCodecsItCannotPlay() async {
         var h265 = stream()
         h265.codecName = "hevc"

@@ -9,7 +9,9 @@
 # pictures of the new size); 8 % of UDP packets dropped by nft (repaired by retransmission:
 # the counter still advances frame by frame, packets were sent again); the device killed
 # (castctl ends with one sentence and status 1); a device without the mirroring app (one
-# sentence, status 1). Runs in a private network namespace (unshare), so nft touches nothing
+# sentence, status 1); no display; each codec asked for (--codec vp8, --codec h264: the
+# counter advances in the pictures the simulator decoded, key frames arrive). Runs in a
+# private network namespace (unshare), so nft touches nothing
 # outside; needs Xvfb, xdotool, ffmpeg, nft and Python's tkinter.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -82,10 +84,12 @@ cpu=$(for p in $mirror $(pgrep -P "$mirror"); do cat "/proc/$p/stat"; done | awk
 wait "$mirror" || fail "screen: castctl mirror failed"
 grep -q "^Mirroring the screen of display $display to 127.0.0.1:$port at 640x360" "$work/m1.out" || fail "screen: no start line"
 grep -q "^Mirroring stopped" "$work/m1.out" || fail "screen: no end line"
+# auto: H.264 (libx264 here, a hardware encoder where one works).
+grep -Eq "kb/s, (H\.264|VP8) \([a-z0-9_]+\)\.$" "$work/m1.out" || fail "screen: the start line names no encoder"
 report=$(python3 Tests/System/mirror/frames.py "$work/screen" 1)
 [[ $(field '["decoded"]' <<<"$report") -ge 30 ]] || fail "screen: too few pictures decoded: $report"
 check_counters screen "$report" 20
-echo "ok - the whole screen: $(field '["decoded"]' <<<"$report") pictures decoded, counters $(field '["counters"][0]' <<<"$report")…$(field '["counters"][-1]' <<<"$report"); castctl and its ffmpeg used $cpu s of CPU in the first 5 s (640x360, 30 fps, VP8)"
+echo "ok - the whole screen: $(field '["decoded"]' <<<"$report") pictures decoded, counters $(field '["counters"][0]' <<<"$report")…$(field '["counters"][-1]' <<<"$report"); castctl and its ffmpeg used $cpu s of CPU in the first 5 s (640x360, 30 fps, $(grep -o '[A-Z0-9.]* ([a-z0-9_]*)' "$work/m1.out"))"
 
 # --- 2. one window, resized while mirrored: a new OFFER, pictures of the new size
 "$CASTCTL" mirror --device "127.0.0.1:$port" --display "$display" --window "$window" --duration 9 >"$work/m2.out" 2>"$work/m2.err" &
@@ -145,4 +149,26 @@ status=0
 "$CASTCTL" mirror --device "127.0.0.1:$port" --display :9 >"$work/m6.out" 2>"$work/m6.err" || status=$?
 [[ $status == 1 ]] && grep -q "No X server answers on display :9" "$work/m6.err" || fail "no display: status $status, $(cat "$work/m6.err")"
 echo "ok - no X display: $(cat "$work/m6.err")"
+
+# --- 7. each codec asked for: VP8 (IVF) and H.264 (Annex B access units); libvpx and libx264
+# here, a hardware encoder where one works
+for codec in vp8 h264; do
+  name=${codec/vp8/VP8}
+  name=${name/h264/H\.264}
+  start_receiver "$codec" --mirror-output "$work/$codec"
+  "$CASTCTL" mirror --device "127.0.0.1:$port" --display "$display" --codec "$codec" --duration 6 >"$work/m7$codec.out" 2>"$work/m7$codec.err" &
+  mirror=$!
+  sleep 5
+  cpu=$(for p in $mirror $(pgrep -P "$mirror"); do cat "/proc/$p/stat"; done | awk -v hz="$(getconf CLK_TCK)" '{s += $14 + $15} END {printf "%.1f", s / hz}')
+  wait "$mirror" || fail "$codec: castctl mirror failed"
+  grep -Eq "^Mirroring the screen of display $display to 127.0.0.1:$port at 640x360, 30 fps, [0-9]+ kb/s, $name \([a-z0-9_]+\)\.$" "$work/m7$codec.out" ||
+    fail "$codec: no start line naming $name"
+  report=$(python3 Tests/System/mirror/frames.py "$work/$codec" 1)
+  [[ $(field '["decoded"]' <<<"$report") -ge 30 ]] || fail "$codec: too few pictures decoded: $report"
+  check_counters "$codec" "$report" 20
+  keys=$(grep -c '"stream":"video","frame":[0-9]*,"key":true' "$work/$codec/frames.jsonl" || true)
+  [[ $keys -ge 1 ]] || fail "$codec: no key frame received"
+  echo "ok - --codec $codec: $(grep -o '[A-Z0-9.]* ([a-z0-9_]*)' "$work/m7$codec.out"), $(field '["decoded"]' <<<"$report") pictures decoded, counters $(field '["counters"][0]' <<<"$report")…$(field '["counters"][-1]' <<<"$report"), $keys key frames; castctl and its ffmpeg used $cpu s of CPU in the first 5 s"
+  kill "$receiver_pid"
+done
 echo "mirror: all passed"
