@@ -129,7 +129,7 @@ status=0
   fail "no such source: status $status, stderr: $(cat "$work/a4.err")"
 echo "ok - a missing source: $(cat "$work/a4.err")"
 # --- 5. a device that takes the picture but not the sound, and sound alone to it
-start_receiver mute --mirror-output "$work/mute" --mirror-codecs vp8
+start_receiver mute --mirror-output "$work/mute" --mirror-codecs vp8,h264
 "$CASTCTL" mirror --device "127.0.0.1:$port" --display "$display" --audio --duration 4 >"$work/a5.out" 2>"$work/a5.err" ||
   fail "picture without sound: castctl mirror failed"
 [[ $(wc -l <"$work/a5.err") == 1 ]] && grep -q "took the picture but not the sound; mirroring without sound" "$work/a5.err" ||
