@@ -15,16 +15,8 @@
 # xdotool and Python's tkinter.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-if [[ ${1:-} != --inside ]]; then
-  for tool in pulseaudio pactl Xvfb xdotool ffmpeg unshare ip; do command -v $tool >/dev/null || { echo "FAIL: $tool is needed (scripts/setup.sh)" >&2; exit 1; }; done
-  python3 -c 'import tkinter' 2>/dev/null || { echo "FAIL: python3 with tkinter is needed" >&2; exit 1; }
-  if [[ -z ${CASTCTL:-} ]]; then
-    swift build --product castctl >/dev/null
-    CASTCTL="$(swift build --show-bin-path)/castctl"
-  fi
-  export CASTCTL
-  if [[ $(id -u) == 0 ]]; then exec unshare -n bash ${MIRROR_TRACE:+-x} "$0" --inside; else exec unshare -rn bash ${MIRROR_TRACE:+-x} "$0" --inside; fi
-fi
+source Tests/System/mirror/lib.sh
+if [[ ${1:-} != --inside ]]; then mirror_in_namespace "$0" pulseaudio pactl Xvfb xdotool ffmpeg unshare ip; fi
 ip link set lo up
 work=$(mktemp -d)
 pids=()
@@ -36,11 +28,6 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; for f in "$work"/*.err "$work"/*.out "$work"/pulse/pulseaudio.log; do [[ -s $f ]] && { echo "--- $f" >&2; tail -n 8 "$f" | cut -c1-300 >&2; }; done; exit 1; }
-wait_for() {  # wait_for FILE PATTERN SECONDS
-  for _ in $(seq $(($3 * 10))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  return 1
-}
-field() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 # shellcheck source=Tests/System/mirror/pulse.sh
 source Tests/System/mirror/pulse.sh
 start_pulse "$work/pulse" || fail "no PulseAudio"

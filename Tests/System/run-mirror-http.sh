@@ -10,6 +10,7 @@
 # address may fetch, and Ctrl-C ends the stream, the encoder, the share and the media.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source Tests/System/mirror/lib.sh
 for tool in ffmpeg ffprobe curl chromium Xvfb; do command -v $tool >/dev/null || ./scripts/setup.sh; done
 if [[ -z ${CASTCTL:-} ]]; then
   swift build --product castctl >/dev/null
@@ -25,10 +26,6 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; for f in "$work"/*.err "$work/receiver.log"; do [[ -s $f ]] && { echo "--- $f" >&2; tail -n 20 "$f" >&2; }; done; exit 1; }
-wait_for() {  # wait_for FILE PATTERN SECONDS
-  for _ in $(seq $(($3 * 10))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  return 1
-}
 
 # --- a screen with a moving picture
 Xvfb -displayfd 3 -screen 0 1280x720x24 -nolisten tcp -noreset 3>"$work/display" 2>"$work/xvfb.log" &

@@ -15,6 +15,7 @@
 # bus and runtime directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+source Tests/System/mirror/lib.sh
 tools="mutter pipewire wireplumber gst-launch-1.0 ffmpeg dbus-run-session"
 if [[ ${1:-} != --inside ]]; then
   missing() { for t in $tools; do command -v "$t" >/dev/null || return 0; done; [[ ! -x /usr/libexec/xdg-desktop-portal-gnome ]]; }
@@ -44,11 +45,6 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; for f in "$work"/*.err "$work"/*.out "$work"/*.log; do [[ -s $f ]] && { echo "--- $f" >&2; tail -n 8 "$f" | cut -c1-300 >&2; }; done; exit 1; }
-wait_for() {  # wait_for FILE PATTERN SECONDS
-  for _ in $(seq $(($3 * 10))); do grep -q "$2" "$1" 2>/dev/null && return 0; sleep 0.1; done
-  return 1
-}
-field() { python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 
 # --- the desktop: its own runtime directory, PipeWire, mutter without a screen
 export XDG_RUNTIME_DIR="$work/runtime" XDG_CURRENT_DESKTOP=GNOME XDG_SESSION_TYPE=wayland GSETTINGS_BACKEND=memory
