@@ -89,6 +89,8 @@ def test_ambient_mode_and_a_tv_switching_input_end_the_app():
             # answer and drop that answer while it resets its connection. What counts is below.
             pass
         wait_until(lambda: cast.status.app_id is None, what="ambient mode closing the app")
+        # pychromecast reconnects after the app it followed closed; a launch before then is refused.
+        wait_until(lambda: cast.socket_client.is_connected, what="pychromecast connected again")
         cast.start_app("CC1AD845")
         wait_until(lambda: cast.status.app_id == "CC1AD845", what="launched again")
         hook(control, {"type": "SWITCH_INPUT", "active": False})
